@@ -1,0 +1,58 @@
+# Shared set-up for scripts/run.sh and scripts/test.sh (sourced, not run).
+# Installs Debian packages only when missing, and builds only when the sources
+# are newer than the build. Everything it prints goes to stderr: stdout belongs
+# to voltex-sim's trace.
+
+vx_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+
+vx_log() { printf 'voltex: %s\n' "$*" >&2; }
+
+# vx_install PKG...: apt-get install the packages that are not installed yet.
+vx_install() {
+    local missing=() pkg
+    for pkg in "$@"; do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    local sudo=""
+    if [ "$(id -u)" -ne 0 ]; then
+        command -v sudo >/dev/null 2>&1 || { vx_log "need root (or sudo) to install: ${missing[*]}"; return 1; }
+        sudo="sudo"
+    fi
+    vx_log "installing ${missing[*]}"
+    $sudo apt-get update -qq >&2 || return 1
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2 || return 1
+}
+
+VX_BUILD_PACKAGES=(gcc make cmake pkg-config libc6-dev libcjson-dev)
+VX_TEST_PACKAGES=(libcriterion-dev python3 python3-matplotlib)
+
+# vx_is_current BUILD_DIR FILE: true when FILE exists and no source is newer.
+vx_is_current() {
+    local file="$1/$2"
+    [ -x "$file" ] || return 1
+    [ -z "$(find "$vx_root/CMakeLists.txt" "$vx_root/src" "$vx_root/include" "$vx_root/tests" \
+            -newer "$file" -print -quit 2>/dev/null)" ]
+}
+
+# vx_build BUILD_DIR BUILD_TYPE [CMAKE_ARGS...] -- [TARGETS...]: configure once, then build.
+# The build log goes to BUILD_DIR/build.log and is shown only on failure.
+vx_build() {
+    local dir="$1" type="$2"; shift 2
+    local cmake_args=() targets=()
+    while [ $# -gt 0 ] && [ "$1" != "--" ]; do cmake_args+=("$1"); shift; done
+    [ "${1:-}" = "--" ] && shift
+    targets=("$@")
+    mkdir -p "$dir"
+    local log="$dir/build.log"
+    if [ ! -f "$dir/CMakeCache.txt" ]; then
+        if ! cmake -S "$vx_root" -B "$dir" -DCMAKE_BUILD_TYPE="$type" "${cmake_args[@]}" >"$log" 2>&1; then
+            cat "$log" >&2; vx_log "configure failed ($dir)"; return 1
+        fi
+    fi
+    local target_args=()
+    [ ${#targets[@]} -gt 0 ] && target_args=(--target "${targets[@]}")
+    if ! cmake --build "$dir" -j "$(nproc)" "${target_args[@]}" >"$log" 2>&1; then
+        cat "$log" >&2; vx_log "build failed ($dir)"; return 1
+    fi
+}

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# scripts/run.sh ARGS...: install what is missing, build voltex-sim (Release)
+# when the sources changed, then run `voltex-sim ARGS...`.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/setup.sh"
+
+build="$vx_root/build/release"
+if ! vx_is_current "$build" voltex-sim; then
+    vx_install "${VX_BUILD_PACKAGES[@]}"
+    vx_build "$build" Release -DVOLTEX_BUILD_TESTS=OFF -- voltex-sim
+fi
+exec "$build/voltex-sim" "$@"

@@ -1,0 +1,87 @@
+/* Shared helpers for the Criterion tests: approximate comparison of floats and
+ * vectors, and running the voltex-sim binary. */
+#ifndef VOLTEX_TEST_HELPERS_H
+#define VOLTEX_TEST_HELPERS_H
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdint.h>
+
+#include "voltex/math.h"
+
+#define VX_ASSERT_NEAR(actual, expected, eps)                                                              \
+    cr_assert(fabs((double)(actual) - (double)(expected)) <= (double)(eps), "%s = %.9g, expected %.9g +- %g", \
+              #actual, (double)(actual), (double)(expected), (double)(eps))
+
+#define VX_ASSERT_VEC3_NEAR(actual, ex, ey, ez, eps)                                                       \
+    do {                                                                                                   \
+        vx_vec3 vx_av_ = (actual);                                                                         \
+        VX_ASSERT_NEAR(vx_av_.x, (ex), (eps));                                                             \
+        VX_ASSERT_NEAR(vx_av_.y, (ey), (eps));                                                             \
+        VX_ASSERT_NEAR(vx_av_.z, (ez), (eps));                                                             \
+    } while (0)
+
+/* A tiny deterministic generator for randomised tests (xorshift32): the same
+ * seed gives the same sequence on every machine. The seed must not be 0. */
+typedef struct {
+    uint32_t state;
+} vx_test_rng;
+
+static inline uint32_t vx_test_rng_next(vx_test_rng *r)
+{
+    uint32_t x = r->state;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    r->state = x;
+    return x;
+}
+
+/* Uniform in [lo, hi), from the top 24 bits (exact in a float). */
+static inline float vx_test_rng_range(vx_test_rng *r, float lo, float hi)
+{
+    float u = (float)(vx_test_rng_next(r) >> 8) / 16777216.0f;
+    return lo + (hi - lo) * u;
+}
+
+/* ---- physics worlds built by hand (tests of the physics module) ---- */
+#include "voltex/physics.h"
+
+/* A world with the physics components registered. */
+static inline vx_world *vx_test_physics_world(void)
+{
+    vx_world *w = vx_world_create();
+    cr_assert_not_null(w);
+    cr_assert_eq(vx_physics_register_components(w), VX_OK);
+    return w;
+}
+
+/* An entity with a transform at position, plus the collider and rigid body
+ * given (either may be NULL). */
+static inline vx_entity vx_test_spawn_body(vx_world *w, vx_vec3 position, const vx_collider *collider,
+                                           const vx_rigidbody *body)
+{
+    vx_entity e;
+    cr_assert_eq(vx_world_spawn(w, &e), VX_OK);
+    vx_transform t = vx_transform_from_position(position);
+    cr_assert_eq(vx_world_add(w, e, VX_COMPONENT_TRANSFORM, &t), VX_OK);
+    if (collider) cr_assert_eq(vx_world_add(w, e, VX_COMPONENT_COLLIDER, collider), VX_OK);
+    if (body) cr_assert_eq(vx_world_add(w, e, VX_COMPONENT_RIGIDBODY, body), VX_OK);
+    return e;
+}
+
+static inline vx_rigidbody *vx_test_body(vx_world *w, vx_entity e)
+{
+    vx_rigidbody *rb = vx_world_get(w, e, VX_COMPONENT_RIGIDBODY);
+    cr_assert_not_null(rb);
+    return rb;
+}
+
+static inline vx_transform *vx_test_transform(vx_world *w, vx_entity e)
+{
+    vx_transform *t = vx_world_get(w, e, VX_COMPONENT_TRANSFORM);
+    cr_assert_not_null(t);
+    return t;
+}
+
+#endif
