@@ -1,0 +1,91 @@
+/* Entity-component store: generational entity ids, one sparse set with a dense
+ * array per component type, and queries over several component types.
+ * It knows nothing of physics: component types are numbers with a size. */
+#ifndef VOLTEX_ECS_H
+#define VOLTEX_ECS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "voltex/error.h"
+#include "voltex/math.h"
+
+/* index names a slot; generation counts how often the slot was reused, so a
+ * stale id (its entity despawned) never aliases a newer entity in that slot. */
+typedef struct {
+    uint32_t index;
+    uint32_t generation;
+} vx_entity;
+
+#define VX_ENTITY_NULL ((vx_entity){UINT32_MAX, 0u})
+#define VX_MAX_COMPONENT_TYPES 32u
+#define VX_QUERY_MAX_TYPES 8u
+
+typedef uint32_t vx_component_type; /* 0 .. VX_MAX_COMPONENT_TYPES-1 */
+
+typedef struct vx_world vx_world;
+
+/* Position and orientation; every simulated entity has one. */
+typedef struct {
+    vx_vec3 position;
+    vx_quat rotation;
+} vx_transform;
+
+vx_transform vx_transform_identity(void);
+vx_transform vx_transform_from_position(vx_vec3 position);
+
+bool vx_entity_equal(vx_entity a, vx_entity b);
+
+/* NULL when out of memory. */
+vx_world *vx_world_create(void);
+void vx_world_destroy(vx_world *world);
+
+/* Declares component type `type` holding values of `size` bytes. Fails with
+ * VX_ERR_INVALID if type is out of range, already registered or size is 0. */
+vx_status vx_world_register_component(vx_world *world, vx_component_type type, size_t size);
+bool vx_world_has_component_type(const vx_world *world, vx_component_type type);
+
+/* New entity (reusing a freed slot with a bumped generation). */
+vx_status vx_world_spawn(vx_world *world, vx_entity *out);
+/* Removes the entity and all its components; false if e is stale or invalid. */
+bool vx_world_despawn(vx_world *world, vx_entity e);
+bool vx_world_is_alive(const vx_world *world, vx_entity e);
+size_t vx_world_entity_count(const vx_world *world);
+
+/* Adds (or overwrites) e's component of `type`, copying `size` bytes from value.
+ * VX_ERR_INVALID for a stale entity or an unregistered type. */
+vx_status vx_world_add(vx_world *world, vx_entity e, vx_component_type type, const void *value);
+/* Pointer to e's component of `type` (valid until the next add/remove of that
+ * type), or NULL if e is stale or has none. */
+void *vx_world_get(vx_world *world, vx_entity e, vx_component_type type);
+const void *vx_world_get_const(const vx_world *world, vx_entity e, vx_component_type type);
+bool vx_world_has(const vx_world *world, vx_entity e, vx_component_type type);
+/* false if e is stale or has no such component. */
+bool vx_world_remove(vx_world *world, vx_entity e, vx_component_type type);
+/* Number of entities that have a component of `type`. */
+size_t vx_world_component_count(const vx_world *world, vx_component_type type);
+
+/* Iterates the entities that have every listed component type. It walks the
+ * dense array of the smallest set, so the order is that set's dense order
+ * (insertion order while nothing is removed). Do not add or remove components
+ * of the queried types while iterating. */
+typedef struct {
+    vx_world *world;
+    vx_component_type types[VX_QUERY_MAX_TYPES];
+    size_t type_count;
+    size_t driver;        /* index in types of the smallest set */
+    size_t cursor;        /* next dense slot of the driver set */
+    vx_entity entity;     /* current entity */
+    void *components[VX_QUERY_MAX_TYPES]; /* current entity's components */
+} vx_query;
+
+/* type_count in 1..VX_QUERY_MAX_TYPES, every type registered (else
+ * VX_ERR_INVALID). */
+vx_status vx_query_begin(vx_query *q, vx_world *world, const vx_component_type *types, size_t type_count);
+/* Advances to the next match; false when done. */
+bool vx_query_next(vx_query *q);
+/* Component i (in the order given to begin) of the current entity. */
+static inline void *vx_query_get(const vx_query *q, size_t i) { return q->components[i]; }
+
+#endif
