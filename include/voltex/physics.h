@@ -1,0 +1,198 @@
+/* Rigid-body physics on top of the ECS: the components (collider, rigid body),
+ * collision detection (BVH broad phase, narrow phase), integration, the contact
+ * solver and the fixed step. Design spec Phase 5-1 and 5-2. */
+#ifndef VOLTEX_PHYSICS_H
+#define VOLTEX_PHYSICS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "voltex/ecs.h"
+#include "voltex/error.h"
+#include "voltex/math.h"
+
+/* Component type ids the physics module uses in a world. */
+enum {
+    VX_COMPONENT_TRANSFORM = 0, /* vx_transform */
+    VX_COMPONENT_COLLIDER = 1,  /* vx_collider */
+    VX_COMPONENT_RIGIDBODY = 2  /* vx_rigidbody */
+};
+
+/* Registers the three physics component types in world. */
+vx_status vx_physics_register_components(vx_world *world);
+
+/* ---- collider ---- */
+typedef enum { VX_SHAPE_SPHERE = 0, VX_SHAPE_BOX = 1, VX_SHAPE_CAPSULE = 2 } vx_shape_type;
+
+typedef struct {
+    vx_shape_type type;
+    float radius;         /* sphere, capsule */
+    vx_vec3 half_extents; /* box */
+    float half_height;    /* capsule: half the segment length along local Y */
+    bool sensor;          /* overlap-only: reported, never pushed */
+} vx_collider;
+
+vx_collider vx_collider_sphere(float radius);
+vx_collider vx_collider_box(vx_vec3 half_extents);
+/* World-space bounds of the collider placed at position with rotation. */
+vx_aabb vx_collider_aabb(const vx_collider *c, vx_vec3 position, vx_quat rotation);
+
+/* ---- rigid body ---- */
+typedef enum { VX_BODY_DYNAMIC = 0, VX_BODY_STATIC = 1, VX_BODY_KINEMATIC = 2 } vx_body_type;
+
+typedef struct {
+    vx_body_type type;
+    vx_vec3 velocity;         /* m/s, world frame */
+    vx_vec3 angular_velocity; /* rad/s, world frame */
+    float mass;               /* kg; 0 for static */
+    float restitution;        /* 0..1, a pair uses the smaller */
+    float friction;           /* Coulomb coefficient, a pair uses sqrt(a*b) */
+    float gravity_scale;
+    float linear_damping;  /* 1/s */
+    float angular_damping; /* 1/s */
+    bool lock_rotation;
+    bool can_sleep;
+    bool bullet;
+} vx_rigidbody;
+
+/* The design spec's constructors: dynamic(mass) has velocity 0,
+ * restitution 0.3, gravity_scale 1; static has mass 0 and gravity_scale 0. */
+vx_rigidbody vx_rigidbody_dynamic(float mass);
+vx_rigidbody vx_rigidbody_static(void);
+/* Moves at its own velocity, pushed by nothing, no gravity. */
+vx_rigidbody vx_rigidbody_kinematic(void);
+/* 0 for static and kinematic bodies (infinite mass). */
+float vx_rigidbody_inv_mass(const vx_rigidbody *rb);
+bool vx_rigidbody_is_static(const vx_rigidbody *rb);
+
+/* ---- contacts ---- */
+/* Geometry of one contact as the narrow phase finds it. */
+typedef struct {
+    vx_vec3 normal;  /* unit, from A to B */
+    float depth;     /* > 0: overlap */
+    vx_vec3 point_a; /* on A's surface */
+    vx_vec3 point_b; /* on B's surface */
+    uint32_t feature; /* which features of A and B touch; stable from step to step */
+} vx_contact_geom;
+
+typedef struct {
+    vx_entity entity_a;
+    vx_entity entity_b;
+    vx_vec3 normal;     /* unit, from A to B */
+    float depth;        /* > 0: overlap */
+    vx_vec3 point_on_a;
+    vx_vec3 point_on_b;
+    uint32_t feature;
+    float impulse;      /* total normal impulse applied during the step, N*s */
+    bool sensor;        /* one of the colliders is a sensor: never pushed */
+} vx_contact;
+
+typedef struct {
+    vx_contact *items;
+    size_t count;
+    size_t capacity;
+} vx_contact_list;
+
+void vx_contact_list_init(vx_contact_list *list);
+void vx_contact_list_free(vx_contact_list *list);
+void vx_contact_list_clear(vx_contact_list *list);
+vx_status vx_contact_list_push(vx_contact_list *list, const vx_contact *c);
+/* Sorts by entity_a.index, entity_b.index, then feature. */
+void vx_contact_list_sort(vx_contact_list *list);
+
+/* ---- narrow phase: true and *out filled when the shapes overlap (depth > 0);
+ * touching or separated shapes give false. Boxes are axis-aligned here. ---- */
+bool vx_sphere_vs_sphere(vx_vec3 pos_a, float radius_a, vx_vec3 pos_b, float radius_b, vx_contact_geom *out);
+/* A is the sphere, B the box. */
+bool vx_sphere_vs_box(vx_vec3 sphere_pos, float radius, vx_vec3 box_pos, vx_vec3 half_extents,
+                      vx_contact_geom *out);
+/* Separating-axis test of two axis-aligned boxes: one contact on the axis of
+ * least overlap. */
+bool vx_box_vs_box(vx_vec3 pos_a, vx_vec3 half_a, vx_vec3 pos_b, vx_vec3 half_b, vx_contact_geom *out);
+
+/* ---- broad phase: bounding volume hierarchy, median split ---- */
+typedef struct {
+    vx_entity entity;
+    vx_aabb aabb;
+} vx_bvh_entry;
+
+typedef struct {
+    vx_entity a; /* a.index < b.index */
+    vx_entity b;
+} vx_entity_pair;
+
+typedef struct {
+    vx_entity_pair *items;
+    size_t count;
+    size_t capacity;
+} vx_pair_list;
+
+void vx_pair_list_init(vx_pair_list *list);
+void vx_pair_list_free(vx_pair_list *list);
+
+typedef struct vx_bvh_node vx_bvh_node; /* private */
+
+typedef struct {
+    vx_bvh_node *nodes;
+    size_t node_count;
+    size_t node_capacity;
+    vx_bvh_entry *entries; /* leaves' entries, reordered by the build */
+    size_t entry_count;
+    size_t entry_capacity;
+} vx_bvh;
+
+void vx_bvh_init(vx_bvh *bvh);
+void vx_bvh_free(vx_bvh *bvh);
+/* Rebuilds the tree over entries (copied): sorts by centre along the longest
+ * axis of the node's bounds and splits at the median. */
+vx_status vx_bvh_build(vx_bvh *bvh, const vx_bvh_entry *entries, size_t count);
+/* Every pair of leaves whose boxes intersect, each once, sorted by
+ * (a.index, b.index); list is cleared first. */
+vx_status vx_bvh_query_pairs(const vx_bvh *bvh, vx_pair_list *out);
+
+/* ---- configuration ---- */
+typedef struct {
+    vx_vec3 gravity;             /* m/s^2 */
+    float fixed_dt;              /* s */
+    int iterations;              /* velocity passes over the contacts */
+    int substeps;                /* sub-steps per fixed step */
+    bool warm_starting;
+    bool sleeping;
+    int threads;
+    float restitution_threshold; /* m/s: slower approaches do not bounce */
+    float baumgarte_slop;        /* m: penetration left uncorrected */
+    float baumgarte_percent;     /* fraction of the rest corrected per step */
+} vx_physics_config;
+
+/* gravity (0,-9.81,0), fixed_dt 1/60, iterations 10, substeps 1, warm starting
+ * on, sleeping off, 1 thread, restitution threshold 1 m/s, slop 0.01, 0.4. */
+vx_physics_config vx_physics_config_default(void);
+
+/* ---- the step, in the spec's stages ---- */
+/* Broad and narrow phase over every entity with transform and collider
+ * (no rigidbody = static). Static-static pairs are skipped. out is cleared,
+ * then filled in (entity_a, entity_b, feature) order with impulse 0. */
+vx_status vx_detect_collisions(vx_world *world, vx_contact_list *out);
+/* Semi-implicit Euler over dt: v += g * gravity_scale * dt, then x += v * dt.
+ * Static bodies are untouched; kinematic bodies move at their velocity. */
+void vx_integrate(vx_world *world, const vx_physics_config *config, float dt);
+/* Impulse response with restitution (smaller of the pair) and Baumgarte
+ * position correction; adds the applied normal impulse to each contact. */
+void vx_resolve_collisions(vx_world *world, vx_contact_list *contacts, const vx_physics_config *config);
+
+/* Reusable buffers of the step (no global state). */
+typedef struct {
+    vx_contact_list substep_contacts;
+} vx_physics_scratch;
+
+void vx_physics_scratch_init(vx_physics_scratch *s);
+void vx_physics_scratch_free(vx_physics_scratch *s);
+
+/* One fixed step of config->fixed_dt: per substep integrate, detect, resolve.
+ * report (cleared first) receives the contacts found during the step, with
+ * impulses summed over substeps, sorted. */
+vx_status vx_physics_step(vx_world *world, const vx_physics_config *config, vx_physics_scratch *scratch,
+                          vx_contact_list *report);
+
+#endif
