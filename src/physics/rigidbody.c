@@ -1,0 +1,48 @@
+/* Rigid-body constructors and the mass rules of the design spec (Phase 5-2):
+ * mass 0 means static (infinite mass, no gravity, never moves). */
+#include "voltex/physics.h"
+
+#include <string.h>
+
+#define VX_DEFAULT_RESTITUTION 0.3f /* spec default: a mildly bouncy body */
+#define VX_DEFAULT_FRICTION 0.5f    /* common engine default for a Coulomb coefficient */
+
+/* Every field set, padding zeroed: components are copied and compared bytewise. */
+static vx_rigidbody rigidbody_base(vx_body_type type, float mass, float gravity_scale)
+{
+    vx_rigidbody rb;
+    memset(&rb, 0, sizeof rb);
+    rb.type = type;
+    rb.velocity = vx_vec3_zero();
+    rb.angular_velocity = vx_vec3_zero();
+    rb.mass = mass;
+    rb.restitution = VX_DEFAULT_RESTITUTION;
+    rb.friction = VX_DEFAULT_FRICTION;
+    rb.gravity_scale = gravity_scale;
+    rb.linear_damping = 0.0f;
+    rb.angular_damping = 0.0f;
+    rb.lock_rotation = false;
+    rb.can_sleep = true;
+    rb.bullet = false;
+    return rb;
+}
+
+vx_rigidbody vx_rigidbody_dynamic(float mass) { return rigidbody_base(VX_BODY_DYNAMIC, mass, 1.0f); }
+
+/* The spec's statik(): mass 0 and gravity_scale 0. */
+vx_rigidbody vx_rigidbody_static(void) { return rigidbody_base(VX_BODY_STATIC, 0.0f, 0.0f); }
+
+vx_rigidbody vx_rigidbody_kinematic(void) { return rigidbody_base(VX_BODY_KINEMATIC, 0.0f, 0.0f); }
+
+float vx_rigidbody_inv_mass(const vx_rigidbody *rb)
+{
+    if (rb->type != VX_BODY_DYNAMIC || !(rb->mass > 0.0f)) return 0.0f;
+    return 1.0f / rb->mass;
+}
+
+/* The spec's rule mass == 0 -> static also holds for a body typed dynamic
+ * (a non-positive or NaN mass cannot move either). */
+bool vx_rigidbody_is_static(const vx_rigidbody *rb)
+{
+    return rb->type == VX_BODY_STATIC || (rb->type == VX_BODY_DYNAMIC && !(rb->mass > 0.0f));
+}
