@@ -1,0 +1,36 @@
+/* Scene files (JSON, see the README and shared interface) to a world plus
+ * settings, with every validation. The only user of cJSON. */
+#ifndef VOLTEX_SCENE_H
+#define VOLTEX_SCENE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "voltex/ecs.h"
+#include "voltex/error.h"
+#include "voltex/physics.h"
+
+#define VX_SCENE_DEFAULT_STEPS 600
+#define VX_SCENE_MAX_STEPS 1000000000LL /* keeps step counts and times well inside float/int ranges */
+
+typedef struct {
+    char *name;                /* scene "name", else the file name without .json */
+    vx_world *world;           /* physics components registered */
+    vx_physics_config config;  /* gravity, dt (fixed_dt) and the "solver" object */
+    int64_t steps;             /* scene "steps", else VX_SCENE_DEFAULT_STEPS */
+    size_t entity_count;
+    vx_entity *entities;       /* entities[i] is scene entity i; entities[i].index == i */
+    char **names;              /* names[i]: the given name or "entity<i>" */
+} vx_scene;
+
+/* Reads and validates the file. On failure *scene is left empty (nothing to
+ * destroy) and err says what and where: "PATH:LINE:COLUMN: ..." for JSON syntax,
+ * "PATH: JSON.PATH: ..." for values. */
+vx_status vx_scene_load_file(const char *path, vx_scene *scene, vx_error *err);
+/* The same from memory; display_path names the source in messages and gives
+ * the default scene name. */
+vx_status vx_scene_load_string(const char *text, size_t length, const char *display_path, vx_scene *scene,
+                               vx_error *err);
+void vx_scene_destroy(vx_scene *scene);
+
+#endif

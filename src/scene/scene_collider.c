@@ -1,0 +1,121 @@
+/* An entity's "collider": the shape named by "type" and that shape's keys. */
+#include <string.h>
+
+#include "scene/scene_internal.h"
+
+static const char *const sphere_keys[] = {"type", "radius", "sensor"};
+static const char *const box_keys[] = {"type", "half_extents", "sensor"};
+static const char *const capsule_keys[] = {"type", "radius", "half_height", "sensor"};
+static const char *const any_shape_keys[] = {"type", "radius", "half_extents", "half_height", "sensor"};
+
+typedef struct {
+    const char *name;
+    vx_shape_type type;
+    const char *const *keys;
+    size_t key_count;
+} shape_info;
+
+static const shape_info shapes[] = {
+    {"sphere", VX_SHAPE_SPHERE, sphere_keys, sizeof sphere_keys / sizeof sphere_keys[0]},
+    {"box", VX_SHAPE_BOX, box_keys, sizeof box_keys / sizeof box_keys[0]},
+    {"capsule", VX_SHAPE_CAPSULE, capsule_keys, sizeof capsule_keys / sizeof capsule_keys[0]},
+};
+
+/* Without a "type", a misspelt key ("Type", "tpye") is the likelier mistake:
+ * name it before reporting the missing type. */
+static vx_status missing_type(vx_json_reader *r, const cJSON *collider)
+{
+    vx_status st = VX_OK;
+    for (const cJSON *m = collider->child; st == VX_OK && m; m = m->next) {
+        size_t mark = vx_json_path_push_key(r, m->string);
+        st = vx_json_check_member(r, collider, m, any_shape_keys, sizeof any_shape_keys / sizeof any_shape_keys[0]);
+        vx_json_path_pop(r, mark);
+    }
+    return st != VX_OK ? st : vx_json_missing(r, "type", "");
+}
+
+/* The shape is read first: it decides which other keys belong. */
+static vx_status read_shape(vx_json_reader *r, const cJSON *collider, const shape_info **out)
+{
+    const cJSON *type = cJSON_GetObjectItemCaseSensitive(collider, "type");
+    if (!type) return missing_type(r, collider);
+    size_t mark = vx_json_path_push_key(r, "type");
+    const char *name = NULL;
+    vx_status st = vx_json_read_string(r, type, &name);
+    if (st == VX_OK) {
+        *out = NULL;
+        for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+            if (strcmp(name, shapes[i].name) == 0) *out = &shapes[i];
+        if (!*out) st = vx_json_fail(r, VX_ERR_INVALID, "must be \"sphere\", \"box\" or \"capsule\"");
+    }
+    vx_json_path_pop(r, mark);
+    return st;
+}
+
+typedef struct {
+    bool radius, half_extents, half_height;
+} given_keys;
+
+static vx_status read_collider_member(vx_json_reader *r, const cJSON *m, vx_collider *c, given_keys *given)
+{
+    const char *key = m->string;
+    if (strcmp(key, "radius") == 0) {
+        given->radius = true;
+        return vx_json_read_float(r, m, VX_JSON_POSITIVE, &c->radius);
+    }
+    if (strcmp(key, "half_extents") == 0) {
+        given->half_extents = true;
+        return vx_json_read_vec3(r, m, VX_JSON_POSITIVE, &c->half_extents);
+    }
+    if (strcmp(key, "half_height") == 0) {
+        given->half_height = true;
+        return vx_json_read_float(r, m, VX_JSON_POSITIVE, &c->half_height);
+    }
+    if (strcmp(key, "sensor") == 0) return vx_json_read_bool(r, m, &c->sensor);
+    return VX_OK; /* "type", read already */
+}
+
+static vx_status check_required(vx_json_reader *r, vx_shape_type type, const given_keys *given)
+{
+    switch (type) {
+    case VX_SHAPE_SPHERE:
+        return given->radius ? VX_OK : vx_json_missing(r, "radius", " for a sphere");
+    case VX_SHAPE_BOX:
+        return given->half_extents ? VX_OK : vx_json_missing(r, "half_extents", " for a box");
+    case VX_SHAPE_CAPSULE:
+    default:
+        if (!given->radius) return vx_json_missing(r, "radius", " for a capsule");
+        return given->half_height ? VX_OK : vx_json_missing(r, "half_height", " for a capsule");
+    }
+}
+
+vx_status vx_scene_read_collider(vx_scene_builder *b, const cJSON *collider, vx_scene_entity_def *def)
+{
+    vx_json_reader *r = &b->json;
+    vx_status st = vx_json_expect_object(r, collider);
+    const shape_info *shape = NULL;
+    if (st == VX_OK) st = read_shape(r, collider, &shape);
+    if (st != VX_OK) return st;
+
+    vx_collider c;
+    memset(&c, 0, sizeof c); /* components are copied bytewise: no stray padding */
+    c.type = shape->type;
+    given_keys given = {false, false, false};
+    for (const cJSON *m = collider->child; st == VX_OK && m; m = m->next) {
+        size_t mark = vx_json_path_push_key(r, m->string);
+        st = vx_json_check_member(r, collider, m, shape->keys, shape->key_count);
+        if (st == VX_OK) st = read_collider_member(r, m, &c, &given);
+        vx_json_path_pop(r, mark);
+    }
+    if (st == VX_OK) st = check_required(r, shape->type, &given);
+    if (st != VX_OK) return st;
+
+    if (shape->type == VX_SHAPE_CAPSULE) {
+        size_t mark = vx_json_path_push_key(r, "type");
+        vx_scene_note_unsupported(b, "capsule colliders are not supported yet");
+        vx_json_path_pop(r, mark);
+    }
+    def->has_collider = true;
+    def->collider = c;
+    return VX_OK;
+}

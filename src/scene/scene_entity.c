@@ -1,0 +1,160 @@
+/* The "entities" array: each entity's keys, its name, the combinations the
+ * engine cannot simulate yet, then the entity itself in the world. */
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scene/scene_internal.h"
+
+#define VX_SCENE_NAME_MAX 64            /* bytes of an entity name */
+#define VX_IDENTITY_W_TOLERANCE 1e-6f   /* |w| this close to 1 counts as no rotation */
+
+static const char *const entity_keys[] = {"name", "transform", "collider", "rigidbody"};
+
+static bool is_name_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+           c == '-';
+}
+
+static bool is_valid_name(const char *name)
+{
+    size_t length = 0;
+    for (; name[length]; length++)
+        if (length >= VX_SCENE_NAME_MAX || !is_name_char(name[length])) return false;
+    return length > 0;
+}
+
+/* Gives entity `index` its name (copied into the scene); run with "name" on the path. */
+static vx_status claim_name(vx_scene_builder *b, const char *name, size_t index)
+{
+    size_t length = strlen(name);
+    char *copy = malloc(length + 1);
+    if (!copy) return vx_scene_fail_nomem(b);
+    memcpy(copy, name, length + 1);
+    b->scene->names[index] = copy;
+    size_t other = vx_name_index_claim(&b->names, b->scene->names, copy, index);
+    if (other != VX_NAME_NONE)
+        return vx_json_fail(&b->json, VX_ERR_INVALID, "duplicate name \"%s\" (also entities[%zu])", name, other);
+    return VX_OK;
+}
+
+static vx_status read_name(vx_scene_builder *b, const cJSON *item, size_t index)
+{
+    const char *name = NULL;
+    vx_status st = vx_json_read_string(&b->json, item, &name);
+    if (st == VX_OK && !is_valid_name(name))
+        st = vx_json_fail(&b->json, VX_ERR_INVALID, "must be 1-64 letters, digits, '_', '.' or '-'");
+    if (st == VX_OK) st = claim_name(b, name, index);
+    return st;
+}
+
+static vx_status default_name(vx_scene_builder *b, size_t index)
+{
+    char name[32];
+    snprintf(name, sizeof name, "entity%zu", index);
+    size_t mark = vx_json_path_push_key(&b->json, "name");
+    vx_status st = claim_name(b, name, index);
+    vx_json_path_pop(&b->json, mark);
+    return st;
+}
+
+/* Notes a problem at entity.outer.inner. */
+static void note_unsupported_at(vx_scene_builder *b, const char *outer, const char *inner, const char *problem)
+{
+    size_t mark = vx_json_path_push_key(&b->json, outer);
+    vx_json_path_push_key(&b->json, inner);
+    vx_scene_note_unsupported(b, "%s", problem);
+    vx_json_path_pop(&b->json, mark);
+}
+
+/* Boxes are axis-aligned in the narrow phase and never turn. */
+static void check_box_support(vx_scene_builder *b, const vx_scene_entity_def *def)
+{
+    if (!def->has_collider || def->collider.type != VX_SHAPE_BOX) return;
+    if (fabsf(fabsf(def->transform.rotation.w) - 1.0f) > VX_IDENTITY_W_TOLERANCE)
+        note_unsupported_at(b, "transform", def->rotation_key ? def->rotation_key : "rotation",
+                            "rotated boxes are not supported yet");
+    if (def->has_rigidbody && def->body.type == VX_BODY_DYNAMIC && !def->body.lock_rotation)
+        note_unsupported_at(b, "rigidbody", "lock_rotation",
+                            "rotating boxes are not supported yet; set \"lock_rotation\": true");
+}
+
+static vx_status add_component(vx_scene_builder *b, vx_entity e, vx_component_type type, const void *value)
+{
+    vx_status st = vx_world_add(b->scene->world, e, type, value);
+    if (st == VX_ERR_NOMEM) return vx_scene_fail_nomem(b);
+    if (st != VX_OK) return vx_json_fail(&b->json, st, "could not be added to the world");
+    return VX_OK;
+}
+
+/* Every entity has a transform; a collider without a rigidbody is a static body. */
+static vx_status spawn(vx_scene_builder *b, const vx_scene_entity_def *def, size_t index)
+{
+    vx_entity e;
+    vx_status st = vx_world_spawn(b->scene->world, &e);
+    if (st == VX_ERR_NOMEM) return vx_scene_fail_nomem(b);
+    if (st != VX_OK) return vx_json_fail(&b->json, st, "could not be added to the world");
+    assert(e.index == index); /* a fresh world hands out slots in order: the traces rely on it */
+    b->scene->entities[index] = e;
+    st = add_component(b, e, VX_COMPONENT_TRANSFORM, &def->transform);
+    if (st == VX_OK && def->has_collider) st = add_component(b, e, VX_COMPONENT_COLLIDER, &def->collider);
+    if (st == VX_OK && (def->has_rigidbody || def->has_collider)) {
+        vx_rigidbody body = def->has_rigidbody ? def->body : vx_rigidbody_static();
+        st = add_component(b, e, VX_COMPONENT_RIGIDBODY, &body);
+    }
+    return st;
+}
+
+static vx_status read_entity_member(vx_scene_builder *b, const cJSON *m, size_t index, vx_scene_entity_def *def)
+{
+    const char *key = m->string;
+    if (strcmp(key, "name") == 0) return read_name(b, m, index);
+    if (strcmp(key, "transform") == 0) return vx_scene_read_transform(b, m, def);
+    if (strcmp(key, "collider") == 0) return vx_scene_read_collider(b, m, def);
+    return vx_scene_read_rigidbody(b, m, def);
+}
+
+static vx_status read_entity(vx_scene_builder *b, const cJSON *entity, size_t index)
+{
+    vx_json_reader *r = &b->json;
+    vx_status st = vx_json_expect_object(r, entity);
+    if (st != VX_OK) return st;
+    vx_scene_entity_def def;
+    memset(&def, 0, sizeof def);
+    def.transform = vx_transform_identity();
+    for (const cJSON *m = entity->child; st == VX_OK && m; m = m->next) {
+        size_t mark = vx_json_path_push_key(r, m->string);
+        st = vx_json_check_member(r, entity, m, entity_keys, sizeof entity_keys / sizeof entity_keys[0]);
+        if (st == VX_OK) st = read_entity_member(b, m, index, &def);
+        vx_json_path_pop(r, mark);
+    }
+    if (st == VX_OK && !b->scene->names[index]) st = default_name(b, index);
+    if (st != VX_OK) return st;
+    check_box_support(b, &def);
+    return spawn(b, &def, index);
+}
+
+vx_status vx_scene_read_entities(vx_scene_builder *b, const cJSON *entities)
+{
+    vx_status st = vx_json_expect_array(&b->json, entities);
+    if (st != VX_OK) return st;
+    size_t count = 0;
+    for (const cJSON *e = entities->child; e; e = e->next) count++;
+    if (vx_name_index_init(&b->names, count) != VX_OK) return vx_scene_fail_nomem(b);
+    if (count > 0) {
+        b->scene->entities = calloc(count, sizeof *b->scene->entities);
+        b->scene->names = calloc(count, sizeof *b->scene->names);
+        if (!b->scene->entities || !b->scene->names) return vx_scene_fail_nomem(b);
+        b->scene->entity_count = count; /* names[] is filled as entities are read; the rest stay NULL */
+    }
+    size_t index = 0;
+    for (const cJSON *e = entities->child; st == VX_OK && e; e = e->next, index++) {
+        size_t mark = vx_json_path_push_index(&b->json, index);
+        st = read_entity(b, e, index);
+        vx_json_path_pop(&b->json, mark);
+    }
+    return st;
+}

@@ -1,0 +1,50 @@
+/* Shared state of one scene load and the readers of its parts. */
+#ifndef VX_SCENE_INTERNAL_H
+#define VX_SCENE_INTERNAL_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "scene/json_read.h"
+#include "scene/scene_names.h"
+#include "voltex/scene.h"
+
+typedef struct {
+    vx_json_reader json; /* source name, current JSON path, the caller's error */
+    vx_scene *scene;     /* being filled; torn down by the caller on failure */
+    vx_name_index names; /* entity names seen so far */
+    /* The first "not supported yet" problem. It is reported only once the
+     * whole document is otherwise valid, so a typo is never hidden behind a
+     * feature the engine lacks. */
+    bool has_unsupported;
+    vx_error unsupported;
+} vx_scene_builder;
+
+/* Records a "not supported yet" problem at the current path (the first one wins). */
+void vx_scene_note_unsupported(vx_scene_builder *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* "SOURCE: out of memory". */
+vx_status vx_scene_fail_nomem(vx_scene_builder *b);
+
+/* One entity of the file as read, before it is spawned. */
+typedef struct {
+    vx_transform transform;
+    const char *rotation_key; /* "rotation", "rotation_deg" or NULL when neither was given */
+    bool has_collider;
+    vx_collider collider;
+    bool has_rigidbody;
+    vx_rigidbody body;
+} vx_scene_entity_def;
+
+/* Each reader runs with its object's key on the path and fills its part. */
+vx_status vx_scene_read_solver(vx_scene_builder *b, const cJSON *solver);
+vx_status vx_scene_read_entities(vx_scene_builder *b, const cJSON *entities);
+vx_status vx_scene_read_transform(vx_scene_builder *b, const cJSON *transform, vx_scene_entity_def *def);
+vx_status vx_scene_read_collider(vx_scene_builder *b, const cJSON *collider, vx_scene_entity_def *def);
+vx_status vx_scene_read_rigidbody(vx_scene_builder *b, const cJSON *rigidbody, vx_scene_entity_def *def);
+
+#endif

@@ -1,0 +1,232 @@
+/* Scene files to a world: reading the file, the JSON syntax check and parse,
+ * the top-level keys, and the scene's lifetime. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "scene/json_place.h"
+#include "scene/json_syntax.h"
+#include "scene/scene_internal.h"
+
+#define VX_SCENE_READ_CHUNK 65536u /* bytes: first buffer when the file size is unknown (a pipe) */
+
+static const char *const top_keys[] = {"name", "gravity", "dt", "steps", "solver", "entities"};
+
+void vx_scene_note_unsupported(vx_scene_builder *b, const char *fmt, ...)
+{
+    if (b->has_unsupported) return;
+    char problem[VX_ERROR_MESSAGE_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(problem, sizeof problem, fmt, ap);
+    va_end(ap);
+    vx_json_error_at(&b->json, &b->unsupported, VX_ERR_UNSUPPORTED, "%s", problem);
+    b->has_unsupported = true;
+}
+
+vx_status vx_scene_fail_nomem(vx_scene_builder *b)
+{
+    return vx_error_set(b->json.err, VX_ERR_NOMEM, "%s: out of memory", b->json.source);
+}
+
+static char *copy_string(const char *s, size_t length)
+{
+    char *copy = malloc(length + 1);
+    if (copy) {
+        memcpy(copy, s, length);
+        copy[length] = '\0';
+    }
+    return copy;
+}
+
+/* The file name without its directory and without a trailing ".json". */
+static char *default_scene_name(const char *source)
+{
+    const char *base = strrchr(source, '/');
+    base = base ? base + 1 : source;
+    size_t length = strlen(base);
+    if (length > 5 && strcmp(base + length - 5, ".json") == 0) length -= 5;
+    if (length == 0) return copy_string("scene", 5); /* a path ending in '/' */
+    return copy_string(base, length);
+}
+
+static vx_status read_top_member(vx_scene_builder *b, const cJSON *m)
+{
+    vx_json_reader *r = &b->json;
+    vx_scene *scene = b->scene;
+    const char *key = m->string;
+    if (strcmp(key, "name") == 0) {
+        const char *name = NULL;
+        vx_status st = vx_json_read_string(r, m, &name);
+        if (st != VX_OK) return st;
+        scene->name = copy_string(name, strlen(name));
+        return scene->name ? VX_OK : vx_scene_fail_nomem(b);
+    }
+    if (strcmp(key, "gravity") == 0) return vx_json_read_vec3(r, m, VX_JSON_ANY, &scene->config.gravity);
+    if (strcmp(key, "dt") == 0) return vx_json_read_float(r, m, VX_JSON_POSITIVE, &scene->config.fixed_dt);
+    if (strcmp(key, "steps") == 0) return vx_json_read_int(r, m, 0, VX_SCENE_MAX_STEPS, &scene->steps);
+    if (strcmp(key, "solver") == 0) return vx_scene_read_solver(b, m);
+    return vx_scene_read_entities(b, m);
+}
+
+static vx_status read_scene(vx_scene_builder *b, const cJSON *root)
+{
+    vx_scene *scene = b->scene;
+    scene->world = vx_world_create();
+    if (!scene->world) return vx_scene_fail_nomem(b);
+    vx_status st = vx_physics_register_components(scene->world);
+    if (st == VX_ERR_NOMEM) return vx_scene_fail_nomem(b);
+    if (st != VX_OK) return vx_error_set(b->json.err, st, "%s: cannot register the physics components", b->json.source);
+    scene->config = vx_physics_config_default();
+    scene->steps = VX_SCENE_DEFAULT_STEPS;
+
+    vx_json_reader *r = &b->json;
+    if (!cJSON_IsObject(root)) return vx_json_fail(r, VX_ERR_INVALID, "must be a JSON object");
+    bool has_entities = false;
+    for (const cJSON *m = root->child; st == VX_OK && m; m = m->next) {
+        size_t mark = vx_json_path_push_key(r, m->string);
+        st = vx_json_check_member(r, root, m, top_keys, sizeof top_keys / sizeof top_keys[0]);
+        if (st == VX_OK) st = read_top_member(b, m);
+        has_entities = has_entities || strcmp(m->string, "entities") == 0;
+        vx_json_path_pop(r, mark);
+    }
+    if (st != VX_OK) return st;
+    if (!has_entities) return vx_json_missing(r, "entities", "");
+    if (!scene->name) {
+        scene->name = default_scene_name(b->json.source);
+        if (!scene->name) return vx_scene_fail_nomem(b);
+    }
+    if (b->has_unsupported) {
+        if (r->err) *r->err = b->unsupported;
+        return b->unsupported.code;
+    }
+    return VX_OK;
+}
+
+/* text[length] must be '\0' (cJSON's require_null_terminated checks for it). */
+static vx_status load_text(const char *text, size_t length, const char *source, vx_scene *scene, vx_error *err)
+{
+    vx_json_syntax_error syntax;
+    if (!vx_json_check_syntax(text, length, &syntax)) {
+        vx_json_place at = vx_json_place_of(text, length, syntax.offset);
+        return vx_error_set(err, VX_ERR_SYNTAX, syntax.empty ? "%s:%zu:%zu: %s" : "%s:%zu:%zu: invalid JSON (%s)",
+                            source, at.line, at.column, syntax.hint);
+    }
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(text, length + 1, &end, true);
+    if (!root) {
+        /* The strict check passed, so only cJSON's own limits (or memory) remain. */
+        size_t offset = end && end >= text ? (size_t)(end - text) : 0;
+        vx_json_place at = vx_json_place_of(text, length, offset);
+        return vx_error_set(err, VX_ERR_SYNTAX, "%s:%zu:%zu: invalid JSON (rejected by the JSON parser)", source,
+                            at.line, at.column);
+    }
+    vx_scene_builder b;
+    memset(&b, 0, sizeof b);
+    vx_json_reader_init(&b.json, source, err);
+    b.scene = scene;
+    vx_status st = read_scene(&b, root);
+    vx_name_index_free(&b.names);
+    cJSON_Delete(root);
+    return st;
+}
+
+static vx_status fail_io(const char *path, int errnum, vx_error *err)
+{
+    char reason[128];
+    if (strerror_r(errnum, reason, sizeof reason) != 0) snprintf(reason, sizeof reason, "error %d", errnum);
+    return vx_error_set(err, VX_ERR_IO, "%s: cannot read: %s", path, reason);
+}
+
+/* The whole file plus a terminating '\0' in *out (the caller frees it). */
+static vx_status read_file(const char *path, char **out, size_t *out_length, vx_error *err)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return fail_io(path, errno, err);
+    struct stat info;
+    int errnum = 0;
+    if (fstat(fd, &info) != 0)
+        errnum = errno;
+    else if (S_ISDIR(info.st_mode))
+        errnum = EISDIR;
+    size_t capacity = VX_SCENE_READ_CHUNK;
+    if (!errnum && S_ISREG(info.st_mode) && info.st_size > 0 && (uintmax_t)info.st_size < SIZE_MAX - 2)
+        capacity = (size_t)info.st_size + 2; /* the bytes, room to see the end of file, the '\0' */
+    char *text = errnum ? NULL : malloc(capacity);
+    if (!errnum && !text) errnum = ENOMEM;
+    size_t length = 0;
+    while (!errnum) {
+        if (length + 1 == capacity) {
+            char *bigger = capacity <= SIZE_MAX / 2 ? realloc(text, capacity * 2) : NULL;
+            if (!bigger) {
+                errnum = ENOMEM;
+                break;
+            }
+            text = bigger;
+            capacity *= 2;
+        }
+        ssize_t n = read(fd, text + length, capacity - 1 - length);
+        if (n == 0) break;
+        if (n < 0) {
+            if (errno != EINTR) errnum = errno;
+            continue;
+        }
+        length += (size_t)n;
+    }
+    close(fd);
+    if (errnum) {
+        free(text);
+        if (errnum == ENOMEM) return vx_error_set(err, VX_ERR_NOMEM, "%s: out of memory", path);
+        return fail_io(path, errnum, err);
+    }
+    text[length] = '\0';
+    *out = text;
+    *out_length = length;
+    return VX_OK;
+}
+
+vx_status vx_scene_load_file(const char *path, vx_scene *scene, vx_error *err)
+{
+    memset(scene, 0, sizeof *scene);
+    vx_error_clear(err);
+    char *text = NULL;
+    size_t length = 0;
+    vx_status st = read_file(path, &text, &length, err);
+    if (st != VX_OK) return st;
+    st = load_text(text, length, path, scene, err);
+    free(text);
+    if (st != VX_OK) vx_scene_destroy(scene);
+    return st;
+}
+
+vx_status vx_scene_load_string(const char *text, size_t length, const char *display_path, vx_scene *scene,
+                               vx_error *err)
+{
+    memset(scene, 0, sizeof *scene);
+    vx_error_clear(err);
+    const char *source = display_path ? display_path : "<string>";
+    if (!text && length > 0) return vx_error_set(err, VX_ERR_INVALID, "%s: no text given", source);
+    char *copy = copy_string(text ? text : "", length); /* cJSON wants the '\0' inside its length */
+    if (!copy) return vx_error_set(err, VX_ERR_NOMEM, "%s: out of memory", source);
+    vx_status st = load_text(copy, length, source, scene, err);
+    free(copy);
+    if (st != VX_OK) vx_scene_destroy(scene);
+    return st;
+}
+
+void vx_scene_destroy(vx_scene *scene)
+{
+    if (!scene) return;
+    if (scene->world) vx_world_destroy(scene->world);
+    if (scene->names)
+        for (size_t i = 0; i < scene->entity_count; i++) free(scene->names[i]);
+    free(scene->names);
+    free(scene->entities);
+    free(scene->name);
+    memset(scene, 0, sizeof *scene);
+}

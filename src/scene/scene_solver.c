@@ -1,0 +1,53 @@
+/* The "solver" object: engine settings into the scene's physics config. */
+#include <string.h>
+
+#include "scene/scene_internal.h"
+
+#define VX_SCENE_MAX_ITERATIONS 1000 /* velocity passes per step: far beyond any useful setting */
+#define VX_SCENE_MAX_SUBSTEPS 1000   /* substeps per step: likewise */
+#define VX_SCENE_MAX_THREADS 256     /* workers: more than any machine we target */
+
+static const char *const solver_keys[] = {"iterations",    "substeps",    "warm_starting",
+                                          "sleeping",      "threads",     "restitution_threshold",
+                                          "baumgarte_slop", "baumgarte_percent"};
+
+static vx_status read_int_setting(vx_json_reader *r, const cJSON *item, int64_t max, int *out)
+{
+    int64_t v;
+    vx_status st = vx_json_read_int(r, item, 1, max, &v);
+    if (st == VX_OK) *out = (int)v;
+    return st;
+}
+
+static vx_status read_solver_member(vx_scene_builder *b, const cJSON *m, vx_physics_config *c)
+{
+    vx_json_reader *r = &b->json;
+    const char *key = m->string;
+    if (strcmp(key, "iterations") == 0) return read_int_setting(r, m, VX_SCENE_MAX_ITERATIONS, &c->iterations);
+    if (strcmp(key, "substeps") == 0) return read_int_setting(r, m, VX_SCENE_MAX_SUBSTEPS, &c->substeps);
+    if (strcmp(key, "threads") == 0) return read_int_setting(r, m, VX_SCENE_MAX_THREADS, &c->threads);
+    if (strcmp(key, "warm_starting") == 0) return vx_json_read_bool(r, m, &c->warm_starting);
+    if (strcmp(key, "sleeping") == 0) {
+        vx_status st = vx_json_read_bool(r, m, &c->sleeping);
+        if (st == VX_OK && c->sleeping) vx_scene_note_unsupported(b, "sleeping is not supported yet");
+        return st;
+    }
+    if (strcmp(key, "restitution_threshold") == 0)
+        return vx_json_read_float(r, m, VX_JSON_NON_NEGATIVE, &c->restitution_threshold);
+    if (strcmp(key, "baumgarte_slop") == 0) return vx_json_read_float(r, m, VX_JSON_NON_NEGATIVE, &c->baumgarte_slop);
+    return vx_json_read_float(r, m, VX_JSON_UNIT, &c->baumgarte_percent); /* baumgarte_percent */
+}
+
+vx_status vx_scene_read_solver(vx_scene_builder *b, const cJSON *solver)
+{
+    vx_json_reader *r = &b->json;
+    vx_status st = vx_json_expect_object(r, solver);
+    if (st != VX_OK) return st;
+    for (const cJSON *m = solver->child; st == VX_OK && m; m = m->next) {
+        size_t mark = vx_json_path_push_key(r, m->string);
+        st = vx_json_check_member(r, solver, m, solver_keys, sizeof solver_keys / sizeof solver_keys[0]);
+        if (st == VX_OK) st = read_solver_member(b, m, &b->scene->config);
+        vx_json_path_pop(r, mark);
+    }
+    return st;
+}

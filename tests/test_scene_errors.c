@@ -1,0 +1,676 @@
+/* Scene loader: every kind of bad input gets its exact status and message,
+ * and leaves nothing behind (run under ASan for the leaks). */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "voltex/scene.h"
+
+/* One entity (or several, comma-separated) in an otherwise empty scene. */
+#define ENTITIES(...) "{\"entities\": [" __VA_ARGS__ "]}"
+#define SPHERE "\"collider\": {\"type\": \"sphere\", \"radius\": 1}"
+#define BOX "\"collider\": {\"type\": \"box\", \"half_extents\": [1, 1, 1]}"
+
+static void assert_scene_empty(const vx_scene *s)
+{
+    cr_assert_null(s->name);
+    cr_assert_null(s->world);
+    cr_assert_null(s->entities);
+    cr_assert_null(s->names);
+    cr_assert_eq(s->entity_count, 0);
+    cr_assert_eq(s->steps, 0);
+}
+
+/* Loads `length` bytes of text as "s.json" and expects exactly this failure. */
+static void expect_error_n(const char *text, size_t length, vx_status code, const char *message)
+{
+    vx_scene s;
+    vx_error err;
+    vx_status st = vx_scene_load_string(text, length, "s.json", &s, &err);
+    cr_assert_eq(st, code, "status %d, expected %d, for: %s\nmessage: %s", (int)st, (int)code, text, err.message);
+    cr_assert_eq(err.code, code);
+    cr_assert_str_eq(err.message, message, "for: %s\nactual:   %s\nexpected: %s", text, err.message, message);
+    assert_scene_empty(&s);
+    vx_scene_destroy(&s); /* harmless on the emptied scene */
+}
+
+static void expect_error(const char *json, vx_status code, const char *message)
+{
+    expect_error_n(json, strlen(json), code, message);
+}
+
+static void expect_invalid(const char *json, const char *message) { expect_error(json, VX_ERR_INVALID, message); }
+
+static void expect_unsupported(const char *json, const char *message)
+{
+    expect_error(json, VX_ERR_UNSUPPORTED, message);
+}
+
+/* ---- reading the file ---- */
+
+Test(scene_errors, missing_file)
+{
+    vx_scene s;
+    vx_error err;
+    vx_status st = vx_scene_load_file("/nonexistent-voltex-dir/scene.json", &s, &err);
+    cr_assert_eq(st, VX_ERR_IO);
+    cr_assert_eq(err.code, VX_ERR_IO);
+    cr_assert_str_eq(err.message, "/nonexistent-voltex-dir/scene.json: cannot read: No such file or directory");
+    assert_scene_empty(&s);
+}
+
+Test(scene_errors, directory)
+{
+    char dir[] = "/tmp/vx_scene_errors_XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    vx_scene s;
+    vx_error err;
+    vx_status st = vx_scene_load_file(dir, &s, &err);
+    rmdir(dir);
+    char expected[128];
+    snprintf(expected, sizeof expected, "%s: cannot read: Is a directory", dir);
+    cr_assert_eq(st, VX_ERR_IO);
+    cr_assert_str_eq(err.message, expected);
+    assert_scene_empty(&s);
+}
+
+Test(scene_errors, empty_file)
+{
+    expect_error("", VX_ERR_SYNTAX, "s.json:1:1: empty file, expected a JSON object");
+    expect_error(" \n\t ", VX_ERR_SYNTAX, "s.json:2:3: empty file, expected a JSON object");
+
+    char dir[] = "/tmp/vx_scene_errors_XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char path[128];
+    snprintf(path, sizeof path, "%s/empty.json", dir);
+    FILE *f = fopen(path, "wb");
+    cr_assert_not_null(f);
+    fclose(f);
+    vx_scene s;
+    vx_error err;
+    vx_status st = vx_scene_load_file(path, &s, &err);
+    remove(path);
+    rmdir(dir);
+    char expected[256];
+    snprintf(expected, sizeof expected, "%s:1:1: empty file, expected a JSON object", path);
+    cr_assert_eq(st, VX_ERR_SYNTAX);
+    cr_assert_str_eq(err.message, expected);
+    assert_scene_empty(&s);
+}
+
+/* ---- JSON syntax: FILE:LINE:COLUMN ---- */
+
+Test(scene_errors, syntax_error_names_line_and_column)
+{
+    /* the trailing comma of line 3 leaves the '}' in column 18 where a key belongs */
+    expect_error("{\n"
+                 "  \"entities\": [\n"
+                 "    {\"name\": \"a\",}\n"
+                 "  ]\n"
+                 "}\n",
+                 VX_ERR_SYNTAX, "s.json:3:18: invalid JSON (unexpected character '}', expected a key in double quotes)");
+    expect_error("{\n  \"steps\": 5\n  \"entities\": []\n}", VX_ERR_SYNTAX,
+                 "s.json:3:3: invalid JSON (unexpected character '\"', expected ',' or '}')");
+    expect_error("{\"entities\" []}", VX_ERR_SYNTAX, "s.json:1:13: invalid JSON (unexpected character '[', expected ':')");
+    expect_error("{\"entities\": [1 2]}", VX_ERR_SYNTAX,
+                 "s.json:1:17: invalid JSON (unexpected character '2', expected ',' or ']')");
+}
+
+Test(scene_errors, syntax_error_in_a_value)
+{
+    expect_error("{\"entities\": [], \"dt\": tru}", VX_ERR_SYNTAX, "s.json:1:27: invalid JSON (unexpected character '}')");
+    expect_error("{\"entities\": [], \"dt\": .5}", VX_ERR_SYNTAX, "s.json:1:24: invalid JSON (unexpected character '.')");
+    expect_error("{\"entities\": [], \"dt\": 01}", VX_ERR_SYNTAX,
+                 "s.json:1:25: invalid JSON (unexpected character '1', expected ',' or '}')");
+    expect_error("{\"entities\": [], \"dt\": 1.}", VX_ERR_SYNTAX, "s.json:1:26: invalid JSON (unexpected character '}')");
+    expect_error("{\"entities\": [], 'dt': 1}", VX_ERR_SYNTAX,
+                 "s.json:1:18: invalid JSON (unexpected character ''', expected a key in double quotes)");
+    expect_error("{\"name\": \"a\\qb\", \"entities\": []}", VX_ERR_SYNTAX, "s.json:1:13: invalid JSON (invalid escape '\\q')");
+    expect_error("{\"name\": \"a\\u12G4\", \"entities\": []}", VX_ERR_SYNTAX,
+                 "s.json:1:16: invalid JSON (invalid \\u escape, expected 4 hex digits)");
+    expect_error("{\"name\": \"\\uD800x\", \"entities\": []}", VX_ERR_SYNTAX,
+                 "s.json:1:11: invalid JSON (unpaired surrogate in \\u escape)");
+    /* C strings end at NUL: "a\u0000b" would silently become "a" */
+    expect_error(ENTITIES("{\"name\": \"a\\u0000b\"}"), VX_ERR_SYNTAX,
+                 "s.json:1:26: invalid JSON (\\u0000 is not allowed in strings)");
+    expect_error("{\"name\": \"a\tb\", \"entities\": []}", VX_ERR_SYNTAX,
+                 "s.json:1:12: invalid JSON (control character in string (escape it))");
+    expect_error("{\"name\": \"ab,\n \"entities\": []}", VX_ERR_SYNTAX,
+                 "s.json:1:14: invalid JSON (unterminated string (line break inside it))");
+}
+
+Test(scene_errors, unexpected_end_of_input)
+{
+    expect_error("{\n  \"entities\": [", VX_ERR_SYNTAX, "s.json:2:16: invalid JSON (unexpected end of input)");
+    expect_error("{\"name\": \"ab", VX_ERR_SYNTAX, "s.json:1:13: invalid JSON (unterminated string)");
+}
+
+Test(scene_errors, trailing_garbage)
+{
+    expect_error("{\"entities\": []}\n  x", VX_ERR_SYNTAX,
+                 "s.json:2:3: invalid JSON (unexpected character 'x' after the end of the JSON value)");
+    expect_error("{\"entities\": []}{}", VX_ERR_SYNTAX,
+                 "s.json:1:17: invalid JSON (unexpected character '{' after the end of the JSON value)");
+}
+
+Test(scene_errors, embedded_nul_byte)
+{
+    static const char after[] = "{\"entities\": []}\0{\"x\": 1}";
+    expect_error_n(after, sizeof after - 1, VX_ERR_SYNTAX,
+                   "s.json:1:17: invalid JSON (unexpected NUL byte after the end of the JSON value)");
+    static const char inside[] = "{\"enti\0ties\": []}";
+    expect_error_n(inside, sizeof inside - 1, VX_ERR_SYNTAX, "s.json:1:7: invalid JSON (unexpected NUL byte)");
+    static const char between[] = "{\"entities\":\0 []}";
+    expect_error_n(between, sizeof between - 1, VX_ERR_SYNTAX, "s.json:1:13: invalid JSON (unexpected NUL byte)");
+}
+
+Test(scene_errors, nesting_too_deep)
+{
+    char json[200];
+    memset(json, '[', 100);
+    memset(json + 100, ']', 100);
+    expect_error_n(json, sizeof json, VX_ERR_SYNTAX, "s.json:1:65: invalid JSON (nested deeper than 64 levels)");
+}
+
+/* ---- the document's shape ---- */
+
+Test(scene_errors, root_not_an_object)
+{
+    expect_invalid("[1, 2]", "s.json: (root): must be a JSON object");
+    expect_invalid("\"scene\"", "s.json: (root): must be a JSON object");
+}
+
+Test(scene_errors, missing_entities)
+{
+    expect_invalid("{\"name\": \"x\"}", "s.json: entities: missing (required)");
+}
+
+Test(scene_errors, unknown_top_level_key)
+{
+    expect_invalid("{\"entites\": []}", "s.json: entites: unknown key (did you mean \"entities\"?)");
+    expect_invalid("{\"colour\": 1, \"entities\": []}",
+                   "s.json: colour: unknown key (expected one of: name, gravity, dt, steps, solver, entities)");
+    /* a one-letter key is not "close" to a two-letter one */
+    expect_invalid("{\"x\": 1, \"entities\": []}",
+                   "s.json: x: unknown key (expected one of: name, gravity, dt, steps, solver, entities)");
+    expect_invalid("{\"DT\": 1, \"entities\": []}", "s.json: DT: unknown key (did you mean \"dt\"?)");
+}
+
+Test(scene_errors, unknown_entity_key)
+{
+    expect_invalid(ENTITIES("{\"colider\": {}}"), "s.json: entities[0].colider: unknown key (did you mean \"collider\"?)");
+    expect_invalid(ENTITIES("{}, {\"Name\": \"a\"}"), "s.json: entities[1].Name: unknown key (did you mean \"name\"?)");
+    expect_invalid(ENTITIES("{\"mass\": 1}"),
+                   "s.json: entities[0].mass: unknown key (expected one of: name, transform, collider, rigidbody)");
+}
+
+Test(scene_errors, unknown_transform_key)
+{
+    expect_invalid(ENTITIES("{\"transform\": {\"postion\": [0, 0, 0]}}"),
+                   "s.json: entities[0].transform.postion: unknown key (did you mean \"position\"?)");
+    expect_invalid(ENTITIES("{\"transform\": {\"scale\": 2}}"),
+                   "s.json: entities[0].transform.scale: unknown key (expected one of: position, rotation, rotation_deg)");
+}
+
+Test(scene_errors, unknown_collider_key)
+{
+    expect_invalid(ENTITIES("{\"collider\": {\"type\": \"sphere\", \"radus\": 1}}"),
+                   "s.json: entities[0].collider.radus: unknown key (did you mean \"radius\"?)");
+    /* a key of another shape is unknown for this one */
+    expect_invalid(ENTITIES("{\"collider\": {\"radius\": 1, \"type\": \"box\", \"half_extents\": [1, 1, 1]}}"),
+                   "s.json: entities[0].collider.radius: unknown key (expected one of: type, half_extents, sensor)");
+    /* without a type, a misspelt "type" is named first */
+    expect_invalid(ENTITIES("{\"collider\": {\"tpye\": \"box\"}}"),
+                   "s.json: entities[0].collider.tpye: unknown key (did you mean \"type\"?)");
+}
+
+Test(scene_errors, unknown_rigidbody_key)
+{
+    expect_invalid(ENTITIES("{\"rigidbody\": {\"restitusion\": 0.5}}"),
+                   "s.json: entities[0].rigidbody.restitusion: unknown key (did you mean \"restitution\"?)");
+    expect_invalid(ENTITIES("{\"rigidbody\": {\"inertia\": 1}}"),
+                   "s.json: entities[0].rigidbody.inertia: unknown key (expected one of: type, mass, restitution, "
+                   "friction, gravity_scale, velocity, angular_velocity, lock_rotation, linear_damping, "
+                   "angular_damping, can_sleep, bullet)");
+}
+
+Test(scene_errors, unknown_solver_key)
+{
+    expect_invalid("{\"solver\": {\"iteration\": 5}, \"entities\": []}",
+                   "s.json: solver.iteration: unknown key (did you mean \"iterations\"?)");
+    expect_invalid("{\"solver\": {\"gravity\": 5}, \"entities\": []}",
+                   "s.json: solver.gravity: unknown key (expected one of: iterations, substeps, warm_starting, "
+                   "sleeping, threads, restitution_threshold, baumgarte_slop, baumgarte_percent)");
+}
+
+Test(scene_errors, long_unknown_key_is_shortened)
+{
+    expect_invalid("{\"abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz\": 1, \"entities\": []}",
+                   "s.json: abcdefghijklmnopqrstuvwxyzabcdefghijklmn...: unknown key (expected one of: name, gravity, "
+                   "dt, steps, solver, entities)");
+    expect_invalid("{\"a\\nb\": 1, \"entities\": []}",
+                   "s.json: a?b: unknown key (expected one of: name, gravity, dt, steps, solver, entities)");
+}
+
+Test(scene_errors, duplicate_key)
+{
+    expect_invalid(ENTITIES("{\"transform\": {\"position\": [0, 0, 0], \"position\": [1, 1, 1]}}"),
+                   "s.json: entities[0].transform.position: duplicate key");
+    expect_invalid("{\"dt\": 0.1, \"entities\": [], \"dt\": 0.2}", "s.json: dt: duplicate key");
+    expect_invalid(ENTITIES("{" SPHERE ", " SPHERE "}"), "s.json: entities[0].collider: duplicate key");
+}
+
+Test(scene_errors, duplicate_entity_name)
+{
+    expect_invalid(ENTITIES("{\"name\": \"box\"}, {\"name\": \"ball\"}, {}, {\"name\": \"box\"}"),
+                   "s.json: entities[3].name: duplicate name \"box\" (also entities[0])");
+}
+
+Test(scene_errors, explicit_name_clashes_with_a_default_name)
+{
+    expect_invalid(ENTITIES("{\"name\": \"entity1\"}, {}"),
+                   "s.json: entities[1].name: duplicate name \"entity1\" (also entities[0])");
+    expect_invalid(ENTITIES("{}, {\"name\": \"entity0\"}"),
+                   "s.json: entities[1].name: duplicate name \"entity0\" (also entities[0])");
+}
+
+Test(scene_errors, bad_name_characters)
+{
+    const char *msg = "s.json: entities[0].name: must be 1-64 letters, digits, '_', '.' or '-'";
+    expect_invalid(ENTITIES("{\"name\": \"a b\"}"), msg);
+    expect_invalid(ENTITIES("{\"name\": \"\"}"), msg);
+    expect_invalid(ENTITIES("{\"name\": \"caf\xC3\xA9\"}"), msg);
+    /* 64 characters are fine, 65 are not */
+    char json[128];
+    char name[66];
+    memset(name, 'n', 65);
+    name[65] = '\0';
+    snprintf(json, sizeof json, ENTITIES("{\"name\": \"%s\"}"), name);
+    expect_invalid(json, msg);
+    name[64] = '\0';
+    snprintf(json, sizeof json, ENTITIES("{\"name\": \"%s\"}"), name);
+    vx_scene s;
+    vx_error err;
+    cr_assert_eq(vx_scene_load_string(json, strlen(json), "s.json", &s, &err), VX_OK, "%s", err.message);
+    cr_assert_eq(strlen(s.names[0]), 64);
+    vx_scene_destroy(&s);
+    const char *ok = ENTITIES("{\"name\": \"A-z_0.9\"}");
+    cr_assert_eq(vx_scene_load_string(ok, strlen(ok), "s.json", &s, &err), VX_OK, "%s", err.message);
+    cr_assert_str_eq(s.names[0], "A-z_0.9");
+    vx_scene_destroy(&s);
+}
+
+/* ---- types ---- */
+
+Test(scene_errors, must_be_a_number)
+{
+    expect_invalid("{\"dt\": \"0.1\", \"entities\": []}", "s.json: dt: must be a number");
+    expect_invalid(ENTITIES("{\"collider\": {\"type\": \"sphere\", \"radius\": null}}"),
+                   "s.json: entities[0].collider.radius: must be a number");
+    expect_invalid(ENTITIES("{\"transform\": {\"position\": [0, \"1\", 0]}}"),
+                   "s.json: entities[0].transform.position[1]: must be a number");
+}
+
+Test(scene_errors, must_be_an_integer)
+{
+    expect_invalid("{\"steps\": \"10\", \"entities\": []}", "s.json: steps: must be an integer");
+    expect_invalid("{\"steps\": 1.5, \"entities\": []}", "s.json: steps: must be an integer");
+    expect_invalid("{\"solver\": {\"threads\": 2.5}, \"entities\": []}", "s.json: solver.threads: must be an integer");
+}
+
+Test(scene_errors, must_be_an_array_of_3_numbers)
+{
+    expect_invalid("{\"gravity\": [0, -9.81], \"entities\": []}", "s.json: gravity: must be an array of 3 numbers");
+    expect_invalid("{\"gravity\": -9.81, \"entities\": []}", "s.json: gravity: must be an array of 3 numbers");
+    expect_invalid(ENTITIES("{\"collider\": {\"type\": \"box\", \"half_extents\": [1, 1, 1, 1]}}"),
+                   "s.json: entities[0].collider.half_extents: must be an array of 3 numbers");
+    expect_invalid(ENTITIES("{\"rigidbody\": {\"velocity\": {\"x\": 1}}}"),
+                   "s.json: entities[0].rigidbody.velocity: must be an array of 3 numbers");
+}
+
+Test(scene_errors, must_be_an_array_of_4_numbers)
+{
+    expect_invalid(ENTITIES("{\"transform\": {\"rotation\": [0, 0, 1]}}"),
+                   "s.json: entities[0].transform.rotation: must be an array of 4 numbers");
+}
+
+Test(scene_errors, must_be_a_string)
+{
+    expect_invalid("{\"name\": 5, \"entities\": []}", "s.json: name: must be a string");
+    expect_invalid(ENTITIES("{\"name\": [\"a\"]}"), "s.json: entities[0].name: must be a string");
+    expect_invalid(ENTITIES("{\"collider\": {\"type\": 1}}"), "s.json: entities[0].collider.type: must be a string");
+    expect_invalid(ENTITIES("{\"rigidbody\": {\"type\": true}}"), "s.json: entities[0].rigidbody.type: must be a string");
+}
+
+Test(scene_errors, must_be_true_or_false)
+{
+    expect_invalid(ENTITIES("{\"collider\": {\"type\": \"sphere\", \"radius\": 1, \"sensor\": 1}}"),
+                   "s.json: entities[0].collider.sensor: must be true or false");
+    expect_invalid("{\"solver\": {\"warm_starting\": \"yes\"}, \"entities\": []}",
+                   "s.json: solver.warm_starting: must be true or false");
+    expect_invalid(ENTITIES("{\"rigidbody\": {\"lock_rotation\": null}}"),
+                   "s.json: entities[0].rigidbody.lock_rotation: must be true or false");
+}
+
+Test(scene_errors, must_be_an_object)
+{
+    expect_invalid("{\"solver\": [], \"entities\": []}", "s.json: solver: must be an object");
+    expect_invalid(ENTITIES("{}, 3"), "s.json: entities[1]: must be an object");
+    expect_invalid(ENTITIES("{\"transform\": [0, 0, 0]}"), "s.json: entities[0].transform: must be an object");
+    expect_invalid(ENTITIES("{\"collider\": \"sphere\"}"), "s.json: entities[0].collider: must be an object");
+    expect_invalid(ENTITIES("{\"rigidbody\": true}"), "s.json: entities[0].rigidbody: must be an object");
+}
+
+Test(scene_errors, must_be_an_array)
+{
+    expect_invalid("{\"entities\": {}}", "s.json: entities: must be an array");
+}
+
+/* ---- ranges ---- */
+
+Test(scene_errors, dt_must_be_positive)
+{
+    expect_invalid("{\"dt\": 0, \"entities\": []}", "s.json: dt: must be > 0");
+    expect_invalid("{\"dt\": -0.01, \"entities\": []}", "s.json: dt: must be > 0");
+    /* positive, but 0 as a float */
+    expect_invalid("{\"dt\": 1e-50, \"entities\": []}", "s.json: dt: must be > 0");
+}
+
+Test(scene_errors, steps_out_of_range)
+{
+    expect_invalid("{\"steps\": -1, \"entities\": []}", "s.json: steps: must be between 0 and 1000000000");
+    expect_invalid("{\"steps\": 1000000001, \"entities\": []}", "s.json: steps: must be between 0 and 1000000000");
+    expect_invalid("{\"steps\": 1e30, \"entities\": []}", "s.json: steps: must be between 0 and 1000000000");
+}
+
+Test(scene_errors, radius_must_be_positive)
+{
+    expect_invalid(ENTITIES("{\"collider\": {\"type\": \"sphere\", \"radius\": 0}}"),
+                   "s.json: entities[0].collider.radius: must be > 0");
+    expect_invalid(ENTITIES("{}, {}, {\"collider\": {\"type\": \"capsule\", \"radius\": -1, \"half_height\": 1}}"),
+                   "s.json: entities[2].collider.radius: must be > 0");
+    expect_invalid(ENTITIES("{\"collider\": {\"type\": \"capsule\", \"radius\": 1, \"half_height\": 0}}"),
+                   "s.json: entities[0].collider.half_height: must be > 0");
+}
+
+Test(scene_errors, half_extents_must_be_positive)
+{
+    expect_invalid(ENTITIES("{\"collider\": {\"type\": \"box\", \"half_extents\": [1, -2, 1]}}"),
+                   "s.json: entities[0].collider.half_extents[1]: must be > 0");
+    expect_invalid(ENTITIES("{\"collider\": {\"type\": \"box\", \"half_extents\": [1, 1, 0]}}"),
+                   "s.json: entities[0].collider.half_extents[2]: must be > 0");
+}
+
+Test(scene_errors, mass_must_not_be_negative)
+{
+    expect_invalid(ENTITIES("{\"rigidbody\": {\"mass\": -1}}"), "s.json: entities[0].rigidbody.mass: must be >= 0");
+}
+
+Test(scene_errors, restitution_out_of_range)
+{
+    expect_invalid(ENTITIES("{\"rigidbody\": {\"restitution\": 1.5}}"),
+                   "s.json: entities[0].rigidbody.restitution: must be between 0 and 1");
+    expect_invalid(ENTITIES("{\"rigidbody\": {\"restitution\": -0.1}}"),
+                   "s.json: entities[0].rigidbody.restitution: must be between 0 and 1");
+    expect_invalid("{\"solver\": {\"baumgarte_percent\": 2}, \"entities\": []}",
+                   "s.json: solver.baumgarte_percent: must be between 0 and 1");
+}
+
+Test(scene_errors, friction_must_not_be_negative)
+{
+    expect_invalid(ENTITIES("{\"rigidbody\": {\"friction\": -1}}"),
+                   "s.json: entities[0].rigidbody.friction: must be >= 0");
+}
+
+Test(scene_errors, damping_must_not_be_negative)
+{
+    expect_invalid(ENTITIES("{\"rigidbody\": {\"linear_damping\": -1}}"),
+                   "s.json: entities[0].rigidbody.linear_damping: must be >= 0");
+    expect_invalid(ENTITIES("{\"rigidbody\": {\"angular_damping\": -1}}"),
+                   "s.json: entities[0].rigidbody.angular_damping: must be >= 0");
+    expect_invalid("{\"solver\": {\"baumgarte_slop\": -0.01}, \"entities\": []}",
+                   "s.json: solver.baumgarte_slop: must be >= 0");
+    expect_invalid("{\"solver\": {\"restitution_threshold\": -1}, \"entities\": []}",
+                   "s.json: solver.restitution_threshold: must be >= 0");
+}
+
+Test(scene_errors, solver_counts_out_of_range)
+{
+    expect_invalid("{\"solver\": {\"iterations\": 0}, \"entities\": []}",
+                   "s.json: solver.iterations: must be between 1 and 1000");
+    expect_invalid("{\"solver\": {\"iterations\": 1001}, \"entities\": []}",
+                   "s.json: solver.iterations: must be between 1 and 1000");
+    expect_invalid("{\"solver\": {\"substeps\": 0}, \"entities\": []}",
+                   "s.json: solver.substeps: must be between 1 and 1000");
+    expect_invalid("{\"solver\": {\"threads\": 0}, \"entities\": []}", "s.json: solver.threads: must be between 1 and 256");
+    expect_invalid("{\"solver\": {\"threads\": 257}, \"entities\": []}",
+                   "s.json: solver.threads: must be between 1 and 256");
+}
+
+Test(scene_errors, number_too_big_for_a_float)
+{
+    expect_invalid("{\"gravity\": [0, 1e39, 0], \"entities\": []}",
+                   "s.json: gravity[1]: must be a finite number that fits a 32-bit float");
+    expect_invalid(ENTITIES("{\"rigidbody\": {\"gravity_scale\": -3.5e38}}"),
+                   "s.json: entities[0].rigidbody.gravity_scale: must be a finite number that fits a 32-bit float");
+}
+
+Test(scene_errors, huge_exponent)
+{
+    expect_invalid("{\"dt\": 1e999, \"entities\": []}", "s.json: dt: must be a finite number that fits a 32-bit float");
+    expect_invalid("{\"steps\": -1e999, \"entities\": []}",
+                   "s.json: steps: must be a finite number that fits a 32-bit float");
+}
+
+/* ---- transform ---- */
+
+Test(scene_errors, rotation_all_zero)
+{
+    expect_invalid(ENTITIES("{\"transform\": {\"rotation\": [0, 0, 0, 0]}}"),
+                   "s.json: entities[0].transform.rotation: must not be all zero");
+}
+
+Test(scene_errors, rotation_with_rotation_deg)
+{
+    expect_invalid(ENTITIES("{\"transform\": {\"rotation\": [0, 0, 0, 1], \"rotation_deg\": [0, 0, 0]}}"),
+                   "s.json: entities[0].transform.rotation_deg: not together with rotation");
+    expect_invalid(ENTITIES("{\"transform\": {\"rotation_deg\": [0, 0, 0], \"rotation\": [0, 0, 0, 1]}}"),
+                   "s.json: entities[0].transform.rotation: not together with rotation_deg");
+}
+
+/* ---- collider ---- */
+
+Test(scene_errors, missing_collider_type)
+{
+    expect_invalid(ENTITIES("{\"collider\": {\"radius\": 1}}"), "s.json: entities[0].collider.type: missing (required)");
+}
+
+Test(scene_errors, missing_shape_size)
+{
+    expect_invalid(ENTITIES("{}, {\"collider\": {\"type\": \"sphere\"}}"),
+                   "s.json: entities[1].collider.radius: missing (required for a sphere)");
+    expect_invalid(ENTITIES("{\"collider\": {\"type\": \"box\", \"sensor\": true}}"),
+                   "s.json: entities[0].collider.half_extents: missing (required for a box)");
+    expect_invalid(ENTITIES("{\"collider\": {\"type\": \"capsule\", \"radius\": 1}}"),
+                   "s.json: entities[0].collider.half_height: missing (required for a capsule)");
+}
+
+Test(scene_errors, bad_collider_type)
+{
+    expect_invalid(ENTITIES("{\"collider\": {\"type\": \"cube\"}}"),
+                   "s.json: entities[0].collider.type: must be \"sphere\", \"box\" or \"capsule\"");
+}
+
+/* ---- rigidbody ---- */
+
+Test(scene_errors, bad_body_type)
+{
+    expect_invalid(ENTITIES("{\"rigidbody\": {\"type\": \"Dynamic\"}}"),
+                   "s.json: entities[0].rigidbody.type: must be \"dynamic\", \"static\" or \"kinematic\"");
+}
+
+Test(scene_errors, dynamic_body_with_mass_0)
+{
+    expect_invalid(ENTITIES("{\"rigidbody\": {\"mass\": 0, \"type\": \"dynamic\"}}"),
+                   "s.json: entities[0].rigidbody.mass: a dynamic body needs mass > 0");
+}
+
+Test(scene_errors, static_or_kinematic_body_with_mass)
+{
+    expect_invalid(ENTITIES("{\"rigidbody\": {\"type\": \"static\", \"mass\": 2}}"),
+                   "s.json: entities[0].rigidbody.mass: a static body has no mass (leave it out)");
+    expect_invalid(ENTITIES("{\"rigidbody\": {\"mass\": 1, \"type\": \"kinematic\"}}"),
+                   "s.json: entities[0].rigidbody.mass: a kinematic body has no mass (leave it out)");
+}
+
+/* ---- not supported yet ---- */
+
+Test(scene_errors, capsule_not_supported)
+{
+    expect_unsupported(ENTITIES("{\"collider\": {\"type\": \"capsule\", \"radius\": 0.5, \"half_height\": 1}}"),
+                       "s.json: entities[0].collider.type: capsule colliders are not supported yet");
+}
+
+Test(scene_errors, friction_not_supported)
+{
+    expect_unsupported(ENTITIES("{" SPHERE ", \"rigidbody\": {\"friction\": 0.5}}"),
+                       "s.json: entities[0].rigidbody.friction: friction is not supported yet (use 0 or leave it out)");
+}
+
+Test(scene_errors, angular_velocity_not_supported)
+{
+    expect_unsupported(ENTITIES("{\"rigidbody\": {\"angular_velocity\": [0, 1, 0]}}"),
+                       "s.json: entities[0].rigidbody.angular_velocity: rotation is not simulated yet");
+}
+
+Test(scene_errors, bullet_not_supported)
+{
+    expect_unsupported(ENTITIES("{" SPHERE ", \"rigidbody\": {\"bullet\": true}}"),
+                       "s.json: entities[0].rigidbody.bullet: continuous collision is not supported yet");
+}
+
+Test(scene_errors, sleeping_not_supported)
+{
+    expect_unsupported("{\"solver\": {\"sleeping\": true}, \"entities\": []}",
+                       "s.json: solver.sleeping: sleeping is not supported yet");
+}
+
+Test(scene_errors, rotated_box_not_supported)
+{
+    expect_unsupported(ENTITIES("{\"transform\": {\"rotation\": [0, 0, 1, 1]}, " BOX "}"),
+                       "s.json: entities[0].transform.rotation: rotated boxes are not supported yet");
+    expect_unsupported(ENTITIES("{}, {" BOX ", \"transform\": {\"rotation_deg\": [0, 0, 45]}}"),
+                       "s.json: entities[1].transform.rotation_deg: rotated boxes are not supported yet");
+}
+
+Test(scene_errors, dynamic_box_without_lock_rotation_not_supported)
+{
+    const char *msg = "s.json: entities[0].rigidbody.lock_rotation: rotating boxes are not supported yet; set "
+                      "\"lock_rotation\": true";
+    expect_unsupported(ENTITIES("{" BOX ", \"rigidbody\": {\"mass\": 1}}"), msg);
+    expect_unsupported(ENTITIES("{" BOX ", \"rigidbody\": {\"lock_rotation\": false}}"), msg);
+}
+
+Test(scene_errors, invalid_input_is_reported_before_unsupported_features)
+{
+    /* the unsupported friction comes first in the file, the typo wins */
+    expect_invalid(ENTITIES("{" SPHERE ", \"rigidbody\": {\"friction\": 0.5}}, {\"colider\": {}}"),
+                   "s.json: entities[1].colider: unknown key (did you mean \"collider\"?)");
+    /* the first unsupported feature in the file is named */
+    expect_unsupported(ENTITIES("{\"rigidbody\": {\"bullet\": true, \"friction\": 1}}"),
+                       "s.json: entities[0].rigidbody.bullet: continuous collision is not supported yet");
+}
+
+Test(scene_errors, what_is_supported_loads)
+{
+    /* friction 0, all-zero angular velocity, bullet false, sleeping false */
+    const char *json = ENTITIES("{" BOX ", \"rigidbody\": {\"friction\": 0, \"angular_velocity\": [0, 0, 0],"
+                                " \"bullet\": false, \"lock_rotation\": true}}");
+    vx_scene s;
+    vx_error err;
+    cr_assert_eq(vx_scene_load_string(json, strlen(json), "s.json", &s, &err), VX_OK, "%s", err.message);
+    vx_scene_destroy(&s);
+}
+
+/* ---- robustness ---- */
+
+static const char full_scene[] =
+    "{\n"
+    "  \"name\": \"fuzz \\u00e9\\\"\\\\x\", \"gravity\": [0, -9.81, 0], \"dt\": 0.02, \"steps\": 12,\n"
+    "  \"solver\": {\"iterations\": 4, \"substeps\": 2, \"warm_starting\": true, \"threads\": 2},\n"
+    "  \"entities\": [\n"
+    "    {\"name\": \"floor\", \"transform\": {\"position\": [0, -1, 0]},\n"
+    "     \"collider\": {\"type\": \"box\", \"half_extents\": [10, 1, 10]}, \"rigidbody\": {\"type\": \"static\"}},\n"
+    "    {\"name\": \"ball\", \"transform\": {\"position\": [0, 5, 0], \"rotation_deg\": [10, 20, 30]},\n"
+    "     \"collider\": {\"type\": \"sphere\", \"radius\": 0.5, \"sensor\": false},\n"
+    "     \"rigidbody\": {\"mass\": 1.5, \"restitution\": 0.25, \"velocity\": [1e-3, -2.5E+1, 0],\n"
+    "                   \"can_sleep\": false, \"linear_damping\": 0.1}},\n"
+    "    {\"transform\": {\"rotation\": [0, 0, 0, 1]}}, {}\n"
+    "  ]\n"
+    "}\n";
+
+Test(scene_errors, every_truncation_fails_where_it_ends)
+{
+    size_t full = sizeof full_scene - 1;
+    size_t last_brace = (size_t)(strrchr(full_scene, '}') - full_scene);
+    for (size_t n = 0; n <= full; n++) {
+        vx_scene s;
+        vx_error err;
+        vx_status st = vx_scene_load_string(full_scene, n, "t.json", &s, &err);
+        if (n > last_brace) { /* the whole document, maybe short of trailing whitespace */
+            cr_assert_eq(st, VX_OK, "length %zu: %s", n, err.message);
+            cr_assert_str_eq(s.name, "fuzz \xC3\xA9\"\\x");
+            cr_assert_eq(s.entity_count, 4);
+            cr_assert_eq(s.steps, 12);
+            vx_scene_destroy(&s);
+            continue;
+        }
+        cr_assert_eq(st, VX_ERR_SYNTAX, "length %zu: %s", n, err.message);
+        /* a prefix of a valid document is only wrong where it ends */
+        size_t line = 1, column = 1;
+        for (size_t i = 0; i < n; i++) {
+            if (full_scene[i] == '\n') {
+                line++;
+                column = 1;
+            } else {
+                column++;
+            }
+        }
+        char where[64];
+        snprintf(where, sizeof where, "t.json:%zu:%zu: ", line, column);
+        cr_assert(strncmp(err.message, where, strlen(where)) == 0, "length %zu: %s", n, err.message);
+        const char *hint = err.message + strlen(where);
+        cr_assert(strcmp(hint, "invalid JSON (unexpected end of input)") == 0 ||
+                      strcmp(hint, "invalid JSON (unterminated string)") == 0 ||
+                      strcmp(hint, "empty file, expected a JSON object") == 0,
+                  "length %zu: %s", n, err.message);
+        assert_scene_empty(&s);
+    }
+}
+
+Test(scene_errors, every_byte_replaced)
+{
+    /* no crash, no leak, and a definite answer for each one-byte change */
+    static const char replacements[] = {'"', '}', ']', ',', '0', '-', 'x', '\\', '\0', '\n'};
+    char text[sizeof full_scene];
+    size_t full = sizeof full_scene - 1;
+    for (size_t i = 0; i < full; i++) {
+        for (size_t k = 0; k < sizeof replacements; k++) {
+            memcpy(text, full_scene, sizeof full_scene);
+            text[i] = replacements[k];
+            vx_scene s;
+            vx_error err;
+            vx_status st = vx_scene_load_string(text, full, "m.json", &s, &err);
+            cr_assert(st == VX_OK || st == VX_ERR_SYNTAX || st == VX_ERR_INVALID || st == VX_ERR_UNSUPPORTED,
+                      "byte %zu -> %d: status %d", i, replacements[k], (int)st);
+            cr_assert_eq(err.code, st);
+            cr_assert(strncmp(err.message, "m.json", 6) == 0 || st == VX_OK, "%s", err.message);
+            if (st == VX_OK)
+                vx_scene_destroy(&s);
+            else
+                assert_scene_empty(&s);
+        }
+    }
+}

@@ -1,0 +1,402 @@
+/* Scene loader: valid scenes load with every value where the file put it and
+ * every default where it did not. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "test_helpers.h"
+#include "voltex/scene.h"
+
+/* The example of the interface's "Scene file (JSON)" section. */
+static const char example_scene[] =
+    "{\n"
+    "  \"name\": \"ball_drop\",\n"
+    "  \"gravity\": [0, -9.81, 0],\n"
+    "  \"dt\": 0.016666668,\n"
+    "  \"steps\": 600,\n"
+    "  \"solver\": { \"iterations\": 10 },\n"
+    "  \"entities\": [\n"
+    "    { \"name\": \"floor\",\n"
+    "      \"transform\": { \"position\": [0, -1, 0] },\n"
+    "      \"collider\": { \"type\": \"box\", \"half_extents\": [10, 1, 10] },\n"
+    "      \"rigidbody\": { \"type\": \"static\" } },\n"
+    "    { \"name\": \"ball\",\n"
+    "      \"transform\": { \"position\": [0, 5, 0] },\n"
+    "      \"collider\": { \"type\": \"sphere\", \"radius\": 0.5 },\n"
+    "      \"rigidbody\": { \"mass\": 1.0, \"restitution\": 0.5 } }\n"
+    "  ]\n"
+    "}\n";
+
+static void load_ok(const char *json, const char *display_path, vx_scene *scene)
+{
+    vx_error err;
+    vx_status st = vx_scene_load_string(json, strlen(json), display_path, scene, &err);
+    cr_assert_eq(st, VX_OK, "load failed: %s", err.message);
+    cr_assert_eq(err.code, VX_OK);
+    cr_assert_str_empty(err.message);
+}
+
+static const vx_transform *transform_of(vx_scene *s, size_t i)
+{
+    const vx_transform *t = vx_world_get_const(s->world, s->entities[i], VX_COMPONENT_TRANSFORM);
+    cr_assert_not_null(t, "entity %zu has no transform", i);
+    return t;
+}
+
+static const vx_collider *collider_of(vx_scene *s, size_t i)
+{
+    return vx_world_get_const(s->world, s->entities[i], VX_COMPONENT_COLLIDER);
+}
+
+static const vx_rigidbody *body_of(vx_scene *s, size_t i)
+{
+    return vx_world_get_const(s->world, s->entities[i], VX_COMPONENT_RIGIDBODY);
+}
+
+static void assert_quat_near(vx_quat q, float x, float y, float z, float w)
+{
+    VX_ASSERT_NEAR(q.x, x, 1e-6);
+    VX_ASSERT_NEAR(q.y, y, 1e-6);
+    VX_ASSERT_NEAR(q.z, z, 1e-6);
+    VX_ASSERT_NEAR(q.w, w, 1e-6);
+}
+
+Test(scene_load, interface_example_loads_every_value)
+{
+    vx_scene s;
+    load_ok(example_scene, "scenes/example.json", &s);
+    cr_assert_str_eq(s.name, "ball_drop");
+    cr_assert_eq(s.config.gravity.x, 0.0f);
+    cr_assert_eq(s.config.gravity.y, -9.81f);
+    cr_assert_eq(s.config.gravity.z, 0.0f);
+    cr_assert_eq(s.config.fixed_dt, 0.016666668f);
+    cr_assert_eq(s.steps, 600);
+    cr_assert_eq(s.config.iterations, 10);
+    cr_assert_eq(s.entity_count, 2);
+    cr_assert_eq(vx_world_entity_count(s.world), 2);
+    cr_assert_str_eq(s.names[0], "floor");
+    cr_assert_str_eq(s.names[1], "ball");
+    cr_assert_eq(s.entities[0].index, 0);
+    cr_assert_eq(s.entities[1].index, 1);
+
+    const vx_transform *floor_t = transform_of(&s, 0);
+    cr_assert_eq(floor_t->position.x, 0.0f);
+    cr_assert_eq(floor_t->position.y, -1.0f);
+    cr_assert_eq(floor_t->position.z, 0.0f);
+    assert_quat_near(floor_t->rotation, 0, 0, 0, 1);
+    const vx_collider *floor_c = collider_of(&s, 0);
+    cr_assert_not_null(floor_c);
+    cr_assert_eq(floor_c->type, VX_SHAPE_BOX);
+    cr_assert_eq(floor_c->half_extents.x, 10.0f);
+    cr_assert_eq(floor_c->half_extents.y, 1.0f);
+    cr_assert_eq(floor_c->half_extents.z, 10.0f);
+    cr_assert_not(floor_c->sensor);
+    const vx_rigidbody *floor_b = body_of(&s, 0);
+    cr_assert_not_null(floor_b);
+    cr_assert_eq(floor_b->type, VX_BODY_STATIC);
+    cr_assert_eq(floor_b->mass, 0.0f);
+
+    const vx_transform *ball_t = transform_of(&s, 1);
+    cr_assert_eq(ball_t->position.y, 5.0f);
+    const vx_collider *ball_c = collider_of(&s, 1);
+    cr_assert_not_null(ball_c);
+    cr_assert_eq(ball_c->type, VX_SHAPE_SPHERE);
+    cr_assert_eq(ball_c->radius, 0.5f);
+    const vx_rigidbody *ball_b = body_of(&s, 1);
+    cr_assert_not_null(ball_b);
+    cr_assert_eq(ball_b->type, VX_BODY_DYNAMIC);
+    cr_assert_eq(ball_b->mass, 1.0f);
+    cr_assert_eq(ball_b->restitution, 0.5f);
+    cr_assert_eq(ball_b->gravity_scale, 1.0f);
+    VX_ASSERT_VEC3_NEAR(ball_b->velocity, 0, 0, 0, 0);
+    cr_assert_not(ball_b->lock_rotation);
+    vx_scene_destroy(&s);
+    cr_assert_null(s.world);
+    cr_assert_null(s.name);
+}
+
+Test(scene_load, defaults_fill_what_the_file_leaves_out)
+{
+    vx_scene s;
+    load_ok("{\"entities\": [{}, {\"collider\": {\"type\": \"sphere\", \"radius\": 1}}]}", "dir/sub/my_scene.json",
+            &s);
+    cr_assert_str_eq(s.name, "my_scene");
+    cr_assert_eq(s.config.gravity.x, 0.0f);
+    cr_assert_eq(s.config.gravity.y, -9.81f);
+    cr_assert_eq(s.config.gravity.z, 0.0f);
+    cr_assert_eq(s.config.fixed_dt, 1.0f / 60.0f);
+    cr_assert_eq(s.steps, VX_SCENE_DEFAULT_STEPS);
+    cr_assert_eq(s.steps, 600);
+    cr_assert_eq(s.config.iterations, 10);
+    cr_assert_eq(s.config.substeps, 1);
+    cr_assert_eq(s.entity_count, 2);
+    cr_assert_str_eq(s.names[0], "entity0");
+    cr_assert_str_eq(s.names[1], "entity1");
+
+    /* no collider, no rigidbody: only a transform, at the origin */
+    const vx_transform *t0 = transform_of(&s, 0);
+    VX_ASSERT_VEC3_NEAR(t0->position, 0, 0, 0, 0);
+    assert_quat_near(t0->rotation, 0, 0, 0, 1);
+    cr_assert_null(collider_of(&s, 0));
+    cr_assert_null(body_of(&s, 0));
+
+    /* a collider without a rigidbody is a static body */
+    cr_assert_not_null(collider_of(&s, 1));
+    const vx_rigidbody *b1 = body_of(&s, 1);
+    cr_assert_not_null(b1);
+    cr_assert_eq(b1->type, VX_BODY_STATIC);
+    cr_assert_eq(b1->mass, 0.0f);
+    cr_assert_eq(vx_world_component_count(s.world, VX_COMPONENT_TRANSFORM), 2);
+    cr_assert_eq(vx_world_component_count(s.world, VX_COMPONENT_COLLIDER), 1);
+    cr_assert_eq(vx_world_component_count(s.world, VX_COMPONENT_RIGIDBODY), 1);
+    vx_scene_destroy(&s);
+}
+
+Test(scene_load, scene_name_defaults_to_the_file_name)
+{
+    char dir[] = "/tmp/vx_scene_load_XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char path[128];
+    snprintf(path, sizeof path, "%s/drop_test.json", dir);
+    FILE *f = fopen(path, "wb");
+    cr_assert_not_null(f);
+    fputs("{\"steps\": 7, \"entities\": []}", f);
+    fclose(f);
+
+    vx_scene s;
+    vx_error err;
+    vx_status st = vx_scene_load_file(path, &s, &err);
+    remove(path);
+    rmdir(dir);
+    cr_assert_eq(st, VX_OK, "%s", err.message);
+    cr_assert_str_eq(s.name, "drop_test");
+    cr_assert_eq(s.steps, 7);
+    vx_scene_destroy(&s);
+
+    load_ok("{\"entities\": []}", "no_extension", &s);
+    cr_assert_str_eq(s.name, "no_extension");
+    vx_scene_destroy(&s);
+    load_ok("{\"entities\": []}", "a/b.json.bak", &s);
+    cr_assert_str_eq(s.name, "b.json.bak");
+    vx_scene_destroy(&s);
+}
+
+Test(scene_load, rotation_is_normalised)
+{
+    vx_scene s;
+    load_ok("{\"entities\": ["
+            "{\"transform\": {\"rotation\": [0, 0, 2, 2]}},"
+            "{\"transform\": {\"rotation\": [0, 0, 0, -3]}},"
+            "{\"transform\": {\"rotation\": [1, 1, 1, 1]}}]}",
+            "r.json", &s);
+    assert_quat_near(transform_of(&s, 0)->rotation, 0, 0, 0.70710678f, 0.70710678f);
+    assert_quat_near(transform_of(&s, 1)->rotation, 0, 0, 0, -1);
+    assert_quat_near(transform_of(&s, 2)->rotation, 0.5f, 0.5f, 0.5f, 0.5f);
+    VX_ASSERT_NEAR(vx_quat_length(transform_of(&s, 2)->rotation), 1.0, 1e-7);
+    vx_scene_destroy(&s);
+}
+
+Test(scene_load, rotation_deg_turns_about_x_then_y_then_z)
+{
+    vx_scene s;
+    load_ok("{\"entities\": ["
+            "{\"transform\": {\"rotation_deg\": [90, 90, 0]}},"
+            "{\"transform\": {\"rotation_deg\": [0, 0, 90]}},"
+            "{\"transform\": {\"rotation_deg\": [0, 0, 0]}}]}",
+            "r.json", &s);
+    /* 90 about X takes +Y to +Z, then 90 about Y takes +Z to +X. */
+    vx_quat q = transform_of(&s, 0)->rotation;
+    VX_ASSERT_VEC3_NEAR(vx_quat_rotate(q, vx_vec3_make(0, 1, 0)), 1, 0, 0, 1e-6);
+    /* +X is unchanged by X, then 90 about Y takes it to -Z. */
+    VX_ASSERT_VEC3_NEAR(vx_quat_rotate(q, vx_vec3_make(1, 0, 0)), 0, 0, -1, 1e-6);
+    /* 90 about Z takes +X to +Y. */
+    vx_quat qz = transform_of(&s, 1)->rotation;
+    VX_ASSERT_VEC3_NEAR(vx_quat_rotate(qz, vx_vec3_make(1, 0, 0)), 0, 1, 0, 1e-6);
+    assert_quat_near(qz, 0, 0, 0.70710678f, 0.70710678f);
+    assert_quat_near(transform_of(&s, 2)->rotation, 0, 0, 0, 1);
+    vx_scene_destroy(&s);
+}
+
+Test(scene_load, solver_keys_are_stored)
+{
+    vx_scene s;
+    load_ok("{\"solver\": {\"iterations\": 25, \"substeps\": 4, \"warm_starting\": false, \"sleeping\": false,"
+            " \"threads\": 8, \"restitution_threshold\": 0.5, \"baumgarte_slop\": 0.005,"
+            " \"baumgarte_percent\": 0.2},"
+            " \"gravity\": [1, 2, 3], \"dt\": 0.01, \"steps\": 0, \"entities\": []}",
+            "solver.json", &s);
+    cr_assert_eq(s.config.iterations, 25);
+    cr_assert_eq(s.config.substeps, 4);
+    cr_assert_not(s.config.warm_starting);
+    cr_assert_not(s.config.sleeping);
+    cr_assert_eq(s.config.threads, 8);
+    cr_assert_eq(s.config.restitution_threshold, 0.5f);
+    cr_assert_eq(s.config.baumgarte_slop, 0.005f);
+    cr_assert_eq(s.config.baumgarte_percent, 0.2f);
+    VX_ASSERT_VEC3_NEAR(s.config.gravity, 1, 2, 3, 0);
+    cr_assert_eq(s.config.fixed_dt, 0.01f);
+    cr_assert_eq(s.steps, 0);
+    vx_scene_destroy(&s);
+
+    /* the limits themselves are accepted */
+    load_ok("{\"solver\": {\"iterations\": 1000, \"substeps\": 1000, \"threads\": 256, \"baumgarte_percent\": 1},"
+            " \"steps\": 1000000000, \"entities\": []}",
+            "solver.json", &s);
+    cr_assert_eq(s.config.iterations, 1000);
+    cr_assert_eq(s.config.substeps, 1000);
+    cr_assert_eq(s.config.threads, 256);
+    cr_assert_eq(s.steps, VX_SCENE_MAX_STEPS);
+    vx_scene_destroy(&s);
+}
+
+Test(scene_load, kinematic_bodies_and_sensors_are_accepted)
+{
+    vx_scene s;
+    load_ok("{\"entities\": [{\"name\": \"pusher\","
+            " \"collider\": {\"type\": \"sphere\", \"radius\": 2, \"sensor\": true},"
+            " \"rigidbody\": {\"type\": \"kinematic\", \"velocity\": [1, 2, 3]}},"
+            " {\"name\": \"trigger\", \"collider\": {\"sensor\": false, \"type\": \"box\", \"half_extents\": [1, 2, 3]}}]}",
+            "k.json", &s);
+    const vx_collider *c = collider_of(&s, 0);
+    cr_assert_not_null(c);
+    cr_assert(c->sensor);
+    cr_assert_eq(c->radius, 2.0f);
+    const vx_rigidbody *b = body_of(&s, 0);
+    cr_assert_not_null(b);
+    cr_assert_eq(b->type, VX_BODY_KINEMATIC);
+    cr_assert_eq(b->mass, 0.0f);
+    VX_ASSERT_VEC3_NEAR(b->velocity, 1, 2, 3, 0);
+    cr_assert_not(collider_of(&s, 1)->sensor);
+    VX_ASSERT_VEC3_NEAR(collider_of(&s, 1)->half_extents, 1, 2, 3, 0);
+    vx_scene_destroy(&s);
+}
+
+Test(scene_load, rigidbody_fields_override_the_constructor)
+{
+    vx_scene s;
+    load_ok("{\"entities\": ["
+            "{\"rigidbody\": {}},"
+            "{\"rigidbody\": {\"mass\": 0}},"
+            "{\"rigidbody\": {\"mass\": 2.5, \"restitution\": 1, \"friction\": 0, \"gravity_scale\": -0.5,"
+            "  \"velocity\": [4, 5, 6], \"angular_velocity\": [0, 0, 0], \"lock_rotation\": true,"
+            "  \"linear_damping\": 0.1, \"angular_damping\": 0.2, \"can_sleep\": false, \"bullet\": false}},"
+            "{\"rigidbody\": {\"type\": \"static\", \"mass\": 0, \"gravity_scale\": 3}},"
+            "{\"collider\": {\"type\": \"box\", \"half_extents\": [1, 1, 1]},"
+            "  \"rigidbody\": {\"type\": \"dynamic\", \"lock_rotation\": true}}]}",
+            "b.json", &s);
+    /* an empty rigidbody: dynamic, mass 1, the constructor's defaults; no collider */
+    const vx_rigidbody *b0 = body_of(&s, 0);
+    vx_rigidbody d = vx_rigidbody_dynamic(1.0f);
+    cr_assert_not_null(b0);
+    cr_assert_eq(memcmp(b0, &d, sizeof d), 0);
+    cr_assert_null(collider_of(&s, 0));
+    /* mass 0 alone means static */
+    cr_assert_eq(body_of(&s, 1)->type, VX_BODY_STATIC);
+    const vx_rigidbody *b2 = body_of(&s, 2);
+    cr_assert_eq(b2->type, VX_BODY_DYNAMIC);
+    cr_assert_eq(b2->mass, 2.5f);
+    cr_assert_eq(b2->restitution, 1.0f);
+    cr_assert_eq(b2->friction, 0.0f);
+    cr_assert_eq(b2->gravity_scale, -0.5f);
+    VX_ASSERT_VEC3_NEAR(b2->velocity, 4, 5, 6, 0);
+    VX_ASSERT_VEC3_NEAR(b2->angular_velocity, 0, 0, 0, 0);
+    cr_assert(b2->lock_rotation);
+    cr_assert_eq(b2->linear_damping, 0.1f);
+    cr_assert_eq(b2->angular_damping, 0.2f);
+    cr_assert_not(b2->can_sleep);
+    cr_assert_not(b2->bullet);
+    /* a static body keeps what it is given */
+    cr_assert_eq(body_of(&s, 3)->type, VX_BODY_STATIC);
+    cr_assert_eq(body_of(&s, 3)->gravity_scale, 3.0f);
+    /* a dynamic box that cannot turn is supported */
+    cr_assert_eq(body_of(&s, 4)->type, VX_BODY_DYNAMIC);
+    cr_assert(body_of(&s, 4)->lock_rotation);
+    vx_scene_destroy(&s);
+}
+
+Test(scene_load, unrotated_boxes_pass_whatever_the_spelling)
+{
+    vx_scene s;
+    load_ok("{\"entities\": ["
+            "{\"transform\": {\"rotation\": [0, 0, 0, -2]}, \"collider\": {\"type\": \"box\", \"half_extents\": [1, 1, 1]}},"
+            "{\"transform\": {\"rotation_deg\": [0, 360, 0]}, \"collider\": {\"type\": \"box\", \"half_extents\": [1, 1, 1]}},"
+            "{\"transform\": {\"rotation\": [0, 0, 0.000001, 1]}, \"collider\": {\"type\": \"box\", \"half_extents\": [1, 1, 1]}},"
+            "{\"transform\": {\"rotation_deg\": [30, 40, 50]}, \"collider\": {\"type\": \"sphere\", \"radius\": 1}}]}",
+            "boxes.json", &s);
+    cr_assert_eq(s.entity_count, 4);
+    vx_scene_destroy(&s);
+}
+
+Test(scene_load, empty_entities_array)
+{
+    vx_scene s;
+    load_ok("{\"name\": \"nothing\", \"entities\": []}", "e.json", &s);
+    cr_assert_str_eq(s.name, "nothing");
+    cr_assert_eq(s.entity_count, 0);
+    cr_assert_null(s.entities);
+    cr_assert_null(s.names);
+    cr_assert_not_null(s.world);
+    cr_assert(vx_world_has_component_type(s.world, VX_COMPONENT_TRANSFORM));
+    cr_assert(vx_world_has_component_type(s.world, VX_COMPONENT_RIGIDBODY));
+    cr_assert_eq(vx_world_entity_count(s.world), 0);
+    vx_scene_destroy(&s);
+}
+
+Test(scene_load, destroy_is_safe_on_an_empty_scene)
+{
+    vx_scene s;
+    memset(&s, 0, sizeof s);
+    vx_scene_destroy(&s);
+    vx_scene_destroy(&s);
+    cr_assert_null(s.world);
+    cr_assert_eq(s.entity_count, 0);
+}
+
+Test(scene_load, byte_order_mark_and_whitespace_are_accepted)
+{
+    vx_scene s;
+    load_ok("\xEF\xBB\xBF \r\n\t{\"entities\" : [ ] }\r\n", "bom.json", &s);
+    cr_assert_eq(s.entity_count, 0);
+    vx_scene_destroy(&s);
+}
+
+Test(scene_load, many_entities_keep_their_order_and_names)
+{
+    enum { count = 5000 };
+    size_t cap = (size_t)count * 96 + 64;
+    char *json = malloc(cap);
+    cr_assert_not_null(json);
+    size_t used = (size_t)snprintf(json, cap, "{\"entities\": [");
+    for (int i = 0; i < count; i++)
+        used += (size_t)snprintf(json + used, cap - used, "%s{\"name\": \"b%d\", \"transform\": {\"position\": [%d, 0, 0]}}",
+                                 i ? "," : "", count - i, i);
+    snprintf(json + used, cap - used, "]}");
+    vx_scene s;
+    load_ok(json, "many.json", &s);
+    free(json);
+    cr_assert_eq(s.entity_count, (size_t)count);
+    for (size_t i = 0; i < s.entity_count; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "b%d", count - (int)i);
+        cr_assert_str_eq(s.names[i], name);
+        cr_assert_eq(s.entities[i].index, i);
+        cr_assert_eq(transform_of(&s, i)->position.x, (float)i);
+    }
+    vx_scene_destroy(&s);
+}
+
+Test(scene_load, loading_twice_gives_identical_components)
+{
+    vx_scene a, b;
+    load_ok(example_scene, "x.json", &a);
+    load_ok(example_scene, "x.json", &b);
+    for (size_t i = 0; i < a.entity_count; i++) {
+        cr_assert_eq(memcmp(transform_of(&a, i), transform_of(&b, i), sizeof(vx_transform)), 0);
+        cr_assert_eq(memcmp(collider_of(&a, i), collider_of(&b, i), sizeof(vx_collider)), 0);
+        cr_assert_eq(memcmp(body_of(&a, i), body_of(&b, i), sizeof(vx_rigidbody)), 0);
+    }
+    vx_scene_destroy(&a);
+    vx_scene_destroy(&b);
+}
