@@ -1,0 +1,92 @@
+/* Trace writers (body trace as CSV or JSON, contact trace as CSV) and the
+ * golden-trace comparison. Writers stream frame by frame; they never change the
+ * world. Formats: shared interface "Body trace" and "Contact trace". */
+#ifndef VOLTEX_TRACE_H
+#define VOLTEX_TRACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "voltex/ecs.h"
+#include "voltex/error.h"
+#include "voltex/math.h"
+#include "voltex/physics.h"
+
+#define VX_BODY_CSV_HEADER "frame,time,entity,name,px,py,pz,qx,qy,qz,qw,vx,vy,vz,wx,wy,wz"
+#define VX_CONTACT_CSV_HEADER \
+    "frame,time,entity_a,entity_b,name_a,name_b,nx,ny,nz,depth,ax,ay,az,bx,by,bz,impulse"
+
+typedef enum { VX_TRACE_CSV = 0, VX_TRACE_JSON = 1 } vx_trace_format;
+
+/* What every writer needs to know about the run. Entity i of the trace is the
+ * entity whose id has index i (the scene loader spawns them in order). */
+typedef struct {
+    const char *scene_name;
+    float dt;
+    int64_t steps;              /* steps of this run */
+    size_t entity_count;
+    const char *const *names;   /* names[i] of entity i */
+} vx_trace_info;
+
+/* State of one entity at a frame, world frame. */
+typedef struct {
+    vx_vec3 p;
+    vx_quat q;
+    vx_vec3 v;
+    vx_vec3 w;
+} vx_body_state;
+
+/* Fills states[i] for entities[i]: transform, and the rigid body's velocities
+ * (0 when it has none). */
+void vx_trace_snapshot(vx_world *world, const vx_entity *entities, size_t count, vx_body_state *states);
+
+/* time of frame k: k * dt, as the float that is printed. */
+float vx_trace_frame_time(int64_t frame, float dt);
+
+/* Prints f so that it reads back to the same float (%.9g); returns length. */
+int vx_format_float(char *buf, size_t size, float f);
+
+/* ---- body trace ---- */
+typedef struct {
+    FILE *out;
+    vx_trace_format format;
+    const vx_trace_info *info;
+    int64_t frames_written;
+} vx_body_writer;
+
+/* Writes the header (CSV) or the document's opening (JSON). */
+vx_status vx_body_writer_begin(vx_body_writer *w, FILE *out, vx_trace_format format, const vx_trace_info *info,
+                               vx_error *err);
+/* One frame. contacts (may be NULL) are written inline in JSON, ignored in CSV. */
+vx_status vx_body_writer_frame(vx_body_writer *w, int64_t frame, const vx_body_state *states,
+                               const vx_contact_list *contacts, vx_error *err);
+/* Closes the JSON document and flushes. */
+vx_status vx_body_writer_end(vx_body_writer *w, vx_error *err);
+
+/* ---- contact trace (CSV) ---- */
+typedef struct {
+    FILE *out;
+    const vx_trace_info *info;
+} vx_contact_writer;
+
+vx_status vx_contact_writer_begin(vx_contact_writer *w, FILE *out, const vx_trace_info *info, vx_error *err);
+vx_status vx_contact_writer_frame(vx_contact_writer *w, int64_t frame, const vx_contact_list *contacts,
+                                  vx_error *err);
+vx_status vx_contact_writer_end(vx_contact_writer *w, vx_error *err);
+
+/* ---- golden comparison ---- */
+typedef struct vx_golden vx_golden;
+
+/* Opens a golden body trace (CSV) and reads its header. */
+vx_status vx_golden_open(vx_golden **out, const char *path, vx_error *err);
+/* Compares one frame's rows with the golden's next rows. VX_ERR_DIFFERENT and
+ * err = "frame 120 entity 1 (ball) py: 0.4981 vs golden 0.5123 (diff 0.0142 > 1e-05)"
+ * on the first difference; VX_ERR_IO / VX_ERR_INVALID for a bad golden file. */
+vx_status vx_golden_check_frame(vx_golden *g, int64_t frame, const vx_trace_info *info,
+                                const vx_body_state *states, double tolerance, vx_error *err);
+/* VX_ERR_DIFFERENT if the golden has rows left over. */
+vx_status vx_golden_finish(vx_golden *g, vx_error *err);
+void vx_golden_close(vx_golden *g);
+
+#endif

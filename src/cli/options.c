@@ -1,0 +1,294 @@
+/* Command-line parsing for voltex-sim. Options and the scene path may come in
+ * any order: optstring starts with '-' so getopt_long hands over non-options
+ * in place, whatever POSIXLY_CORRECT says. */
+#include "cli/options.h"
+
+#include <errno.h>
+#include <float.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "voltex/scene.h"
+
+/* getopt_long codes of the options that have no short form. */
+enum {
+    OPT_DT = 256,
+    OPT_CONTACTS,
+    OPT_EVERY,
+    OPT_COMPARE,
+    OPT_TOLERANCE,
+    OPT_STATS,
+    OPT_THREADS
+};
+
+static const struct option long_options[] = {
+    {"steps", required_argument, NULL, 'n'},
+    {"dt", required_argument, NULL, OPT_DT},
+    {"format", required_argument, NULL, 'f'},
+    {"output", required_argument, NULL, 'o'},
+    {"contacts", required_argument, NULL, OPT_CONTACTS},
+    {"every", required_argument, NULL, OPT_EVERY},
+    {"compare", required_argument, NULL, OPT_COMPARE},
+    {"tolerance", required_argument, NULL, OPT_TOLERANCE},
+    {"stats", no_argument, NULL, OPT_STATS},
+    {"threads", required_argument, NULL, OPT_THREADS},
+    {"quiet", no_argument, NULL, 'q'},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
+    {NULL, 0, NULL, 0},
+};
+
+/* '-': non-options come back as code 1; ':': a missing value comes back as ':'. */
+static const char short_options[] = "-:n:f:o:qhV";
+
+void vx_cli_print_usage(FILE *out)
+{
+    fputs("Usage: voltex-sim [OPTIONS] SCENE.json\n"
+          "Runs a rigid-body scene headless and writes its body trace.\n"
+          "\n"
+          "Options (in any order, before or after SCENE.json):\n"
+          "  -n, --steps N          fixed steps to run, N >= 0 (default: the scene's \"steps\", else 600)\n"
+          "      --dt SECONDS       fixed time step, > 0 (default: the scene's \"dt\", else 1/60)\n"
+          "  -f, --format FORMAT    body trace format: csv or json (default: csv)\n"
+          "  -o, --output FILE      body trace destination, - is stdout (default: stdout)\n"
+          "      --contacts FILE    also write the contact trace (CSV) to FILE (default: off)\n"
+          "      --every K          write frames 0, K, 2K, ... and always the last, K >= 1 (default: 1)\n"
+          "      --compare GOLDEN   compare the body trace with a golden CSV body trace instead of\n"
+          "                         writing it (default: off)\n"
+          "      --tolerance EPS    absolute tolerance per number for --compare, >= 0 (default: 1e-05)\n"
+          "      --stats            print a summary on stderr at the end (default: off)\n"
+          "      --threads N        worker threads, 1 to 256 (default: the scene's solver.threads, else 1);\n"
+          "                         the engine runs on one thread today and traces are byte-identical\n"
+          "                         for every N\n"
+          "  -q, --quiet            no progress output on stderr (default: progress when stderr is a terminal)\n"
+          "  -h, --help             show this help and exit\n"
+          "  -V, --version          show the version and exit\n"
+          "\n"
+          "Exit codes: 0 success, 1 --compare found a difference, 2 usage error or bad scene,\n"
+          "3 the simulation became non-finite, 4 an output could not be written.\n",
+          out);
+}
+
+static void set_message(char *message, size_t size, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static void set_message(char *message, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, size, fmt, ap);
+    va_end(ap);
+}
+
+/* The whole string as a decimal integer: no empty string, no spaces, no rest. */
+static bool parse_integer(const char *s, int64_t *out)
+{
+    if (s[0] == '\0' || s[0] == ' ' || s[0] == '\t' || s[0] == '\n') return false;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (*end != '\0' || errno != 0) return false;
+    *out = (int64_t)v;
+    return true;
+}
+
+/* The whole string as a finite number. */
+static bool parse_number(const char *s, double *out)
+{
+    if (s[0] == '\0' || s[0] == ' ' || s[0] == '\t' || s[0] == '\n') return false;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (*end != '\0' || errno == ERANGE || !isfinite(v)) return false;
+    *out = v;
+    return true;
+}
+
+static const char *long_name(int code)
+{
+    for (const struct option *o = long_options; o->name; o++)
+        if (o->val == code) return o->name;
+    return "?";
+}
+
+/* Stores one option's value; false and message on a bad value. */
+static bool apply_option(vx_cli_options *opt, int code, const char *arg, char *message, size_t size)
+{
+    int64_t i;
+    double d;
+    switch (code) {
+    case 'n':
+        if (!parse_integer(arg, &i) || i < 0) {
+            set_message(message, size, "--steps: expected an integer >= 0, got '%s'", arg);
+            return false;
+        }
+        if (i > VX_SCENE_MAX_STEPS) {
+            set_message(message, size, "--steps: expected an integer <= %lld, got '%s'", VX_SCENE_MAX_STEPS, arg);
+            return false;
+        }
+        opt->steps = i;
+        opt->steps_set = true;
+        return true;
+    case OPT_DT:
+        /* The step is a float in the engine: it must stay finite and > 0 there. */
+        if (!parse_number(arg, &d) || !(d > 0.0) || d > (double)FLT_MAX || !((float)d > 0.0f)) {
+            set_message(message, size, "--dt: expected a number > 0 that fits a 32-bit float, got '%s'", arg);
+            return false;
+        }
+        opt->dt = (float)d;
+        opt->dt_set = true;
+        return true;
+    case 'f':
+        if (strcmp(arg, "csv") == 0) {
+            opt->format = VX_TRACE_CSV;
+        } else if (strcmp(arg, "json") == 0) {
+            opt->format = VX_TRACE_JSON;
+        } else {
+            set_message(message, size, "--format: expected csv or json, got '%s'", arg);
+            return false;
+        }
+        opt->format_set = true;
+        return true;
+    case 'o':
+        opt->output = arg;
+        return true;
+    case OPT_CONTACTS:
+        opt->contacts = arg;
+        return true;
+    case OPT_EVERY:
+        if (!parse_integer(arg, &i) || i < 1) {
+            set_message(message, size, "--every: expected an integer >= 1, got '%s'", arg);
+            return false;
+        }
+        opt->every = i;
+        return true;
+    case OPT_COMPARE:
+        opt->compare = arg;
+        return true;
+    case OPT_TOLERANCE:
+        if (!parse_number(arg, &d) || !(d >= 0.0)) {
+            set_message(message, size, "--tolerance: expected a finite number >= 0, got '%s'", arg);
+            return false;
+        }
+        opt->tolerance = d;
+        return true;
+    case OPT_THREADS:
+        if (!parse_integer(arg, &i) || i < 1 || i > VX_CLI_MAX_THREADS) {
+            set_message(message, size, "--threads: expected an integer from 1 to %d, got '%s'", VX_CLI_MAX_THREADS,
+                        arg);
+            return false;
+        }
+        opt->threads = (int)i;
+        opt->threads_set = true;
+        return true;
+    default:
+        return true;
+    }
+}
+
+/* The name of an option getopt_long rejected, for the message: "--foo" (up to
+ * any '=') or "-x". */
+static void rejected_option(char **argv, char *buf, size_t size)
+{
+    const char *arg = optind > 0 ? argv[optind - 1] : "";
+    if (optopt != 0 && (optopt < 256) && !(arg[0] == '-' && arg[1] == '-')) {
+        snprintf(buf, size, "-%c", optopt);
+        return;
+    }
+    size_t n = strcspn(arg, "=");
+    snprintf(buf, size, "%.*s", (int)n, arg);
+}
+
+static bool has_value_after_equals(char **argv)
+{
+    const char *arg = optind > 0 ? argv[optind - 1] : "";
+    return arg[0] == '-' && arg[1] == '-' && strchr(arg, '=') != NULL;
+}
+
+vx_cli_action vx_cli_parse_options(int argc, char **argv, vx_cli_options *opt, char *message, size_t size)
+{
+    memset(opt, 0, sizeof *opt);
+    opt->format = VX_TRACE_CSV;
+    opt->every = 1;
+    opt->tolerance = VX_CLI_DEFAULT_TOLERANCE;
+    message[0] = '\0';
+
+    bool help = false, version = false;
+    opterr = 0; /* we print our own messages */
+    for (;;) {
+        int code = getopt_long(argc, argv, short_options, long_options, NULL);
+        if (code == -1) break;
+        switch (code) {
+        case 1: /* a non-option: the scene path */
+            if (opt->scene_path) {
+                set_message(message, size, "unexpected argument '%s' (one scene file)", optarg);
+                return VX_CLI_USAGE_ERROR;
+            }
+            opt->scene_path = optarg;
+            break;
+        case ':':
+            set_message(message, size, "--%s: missing value (try --help)", long_name(optopt));
+            return VX_CLI_USAGE_ERROR;
+        case '?': {
+            char name[128];
+            rejected_option(argv, name, sizeof name);
+            if (optopt != 0 && has_value_after_equals(argv))
+                set_message(message, size, "%s: takes no value (try --help)", name);
+            else
+                set_message(message, size, "unknown option '%s' (try --help)", name);
+            return VX_CLI_USAGE_ERROR;
+        }
+        case 'h':
+            help = true;
+            break;
+        case 'V':
+            version = true;
+            break;
+        case 'q':
+            opt->quiet = true;
+            break;
+        case OPT_STATS:
+            opt->stats = true;
+            break;
+        default:
+            if (!apply_option(opt, code, optarg, message, size)) return VX_CLI_USAGE_ERROR;
+            break;
+        }
+    }
+    /* After "--" every remaining argument is a path. */
+    for (int i = optind; i < argc; i++) {
+        if (opt->scene_path) {
+            set_message(message, size, "unexpected argument '%s' (one scene file)", argv[i]);
+            return VX_CLI_USAGE_ERROR;
+        }
+        opt->scene_path = argv[i];
+    }
+
+    if (help) return VX_CLI_HELP;
+    if (version) return VX_CLI_VERSION;
+    if (opt->compare && opt->output) {
+        set_message(message, size, "--compare and --output cannot be used together (--compare writes no body trace)");
+        return VX_CLI_USAGE_ERROR;
+    }
+    if (opt->compare && opt->format == VX_TRACE_JSON) {
+        set_message(message, size,
+                    "--compare and --format json cannot be used together (the golden is a CSV body trace)");
+        return VX_CLI_USAGE_ERROR;
+    }
+    bool body_on_stdout = !opt->compare && (!opt->output || strcmp(opt->output, "-") == 0);
+    if (opt->contacts && strcmp(opt->contacts, "-") == 0 && body_on_stdout) {
+        set_message(message, size, "--contacts -: the body trace already goes to stdout (use --output FILE)");
+        return VX_CLI_USAGE_ERROR;
+    }
+    if (!opt->scene_path) {
+        set_message(message, size, "missing SCENE.json (try --help)");
+        return VX_CLI_USAGE_ERROR;
+    }
+    return VX_CLI_RUN;
+}

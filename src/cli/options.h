@@ -1,0 +1,49 @@
+/* voltex-sim's command line: getopt_long into a plain struct, with strict
+ * number parsing (the whole argument must be the number). */
+#ifndef VX_CLI_OPTIONS_H
+#define VX_CLI_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "voltex/trace.h"
+
+#define VX_CLI_DEFAULT_TOLERANCE 1e-5 /* absolute, per number, for --compare */
+#define VX_CLI_MAX_THREADS 256
+
+typedef struct {
+    const char *scene_path;
+    bool steps_set;
+    int64_t steps;
+    bool dt_set;
+    float dt;
+    vx_trace_format format;
+    bool format_set;
+    const char *output;   /* NULL: stdout; "-" is stdout too */
+    const char *contacts; /* NULL: no contact trace */
+    int64_t every;
+    const char *compare;  /* golden body trace, NULL: off */
+    double tolerance;
+    bool stats;
+    bool threads_set;
+    int threads;
+    bool quiet;
+} vx_cli_options;
+
+typedef enum {
+    VX_CLI_RUN = 0,  /* options complete: run the scene */
+    VX_CLI_HELP,     /* --help */
+    VX_CLI_VERSION,  /* --version */
+    VX_CLI_USAGE_ERROR
+} vx_cli_action;
+
+/* Parses argv into opt. On VX_CLI_USAGE_ERROR message holds one line
+ * (without the "voltex-sim: " prefix). */
+vx_cli_action vx_cli_parse_options(int argc, char **argv, vx_cli_options *opt, char *message, size_t size);
+
+/* The --help text. */
+void vx_cli_print_usage(FILE *out);
+
+#endif

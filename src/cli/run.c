@@ -1,0 +1,286 @@
+/* The step loop of voltex-sim and everything around it. Work happens in an
+ * order that keeps failures clean: options, scene, golden, outputs, run; so a
+ * rejected scene or golden produces no output file at all. */
+#include "cli/run.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/output.h"
+#include "cli/progress.h"
+#include "cli/stats.h"
+#include "voltex/voltex.h"
+
+typedef struct {
+    const vx_cli_options *opt;
+    vx_scene scene;
+    bool scene_loaded;
+    vx_physics_config config;
+    int64_t steps;
+    vx_trace_info info;
+    vx_golden *golden;
+    vx_cli_output body_out;
+    vx_cli_output contact_out;
+    vx_body_writer body;
+    vx_contact_writer contact;
+    bool body_open;    /* the body writer began: end it */
+    bool contact_open; /* the contact writer began: end it */
+    vx_body_state *states;
+    vx_contact_list report;
+    vx_physics_scratch scratch;
+    vx_cli_progress progress;
+    vx_cli_stats stats;
+    bool reader_gone; /* an output's reader went away (EPIPE): end quietly */
+} vx_cli_session;
+
+static void fail(vx_cli_session *s, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* One line on stderr, after erasing any progress line. */
+static void fail(vx_cli_session *s, const char *fmt, ...)
+{
+    vx_cli_progress_clear(&s->progress);
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("voltex-sim: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+/* Exit code for a failed write: a reader that went away ends the run quietly
+ * with success (as `voltex-sim s.json | head` expects), anything else is 4. */
+static int write_failure(vx_cli_session *s, const vx_cli_output *out, const vx_error *err)
+{
+    if (err->code == VX_ERR_PIPE) {
+        s->reader_gone = true;
+        return VX_EXIT_OK;
+    }
+    fail(s, "%s: %s", out->name, err->message);
+    return VX_EXIT_OUTPUT;
+}
+
+/* Index of the first entity with a non-finite number, or count if none. */
+static size_t first_nonfinite(const vx_body_state *states, size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        const vx_body_state *b = &states[i];
+        bool ok = vx_vec3_is_finite(b->p) && vx_vec3_is_finite(b->v) && vx_vec3_is_finite(b->w) &&
+                  isfinite(b->q.x) && isfinite(b->q.y) && isfinite(b->q.z) && isfinite(b->q.w);
+        if (!ok) return i;
+    }
+    return count;
+}
+
+/* Writes (or compares) frame k; -1 to go on, else the exit code. */
+static int emit_frame(vx_cli_session *s, int64_t frame, const vx_contact_list *contacts)
+{
+    vx_error err;
+    vx_error_clear(&err);
+    if (s->golden) {
+        vx_status st = vx_golden_check_frame(s->golden, frame, &s->info, s->states, s->opt->tolerance, &err);
+        if (st != VX_OK) {
+            fail(s, "%s", err.message);
+            return st == VX_ERR_DIFFERENT ? VX_EXIT_DIFFERENT : VX_EXIT_USAGE;
+        }
+    } else if (vx_body_writer_frame(&s->body, frame, s->states, contacts, &err) != VX_OK) {
+        return write_failure(s, &s->body_out, &err);
+    }
+    if (s->contact_open && frame > 0 && vx_contact_writer_frame(&s->contact, frame, contacts, &err) != VX_OK)
+        return write_failure(s, &s->contact_out, &err);
+    return -1;
+}
+
+/* The first failure to end an output decides the code; later ones, and all
+ * of them when quiet or once a reader went away, pass silently. */
+static void close_failed(vx_cli_session *s, int *code, bool quiet, const vx_cli_output *out, const vx_error *err)
+{
+    if (quiet || s->reader_gone || *code >= 0) return;
+    *code = write_failure(s, out, err);
+}
+
+/* Ends the writers (a JSON document is closed with the frames written so far)
+ * and closes the outputs; -1 when all went well, else the exit code. */
+static int finish_outputs(vx_cli_session *s, bool quiet)
+{
+    int code = -1;
+    vx_error err;
+    vx_error_clear(&err);
+    if (s->body_open) {
+        s->body_open = false;
+        if (vx_body_writer_end(&s->body, &err) != VX_OK) close_failed(s, &code, quiet, &s->body_out, &err);
+    }
+    if (s->contact_open) {
+        s->contact_open = false;
+        if (vx_contact_writer_end(&s->contact, &err) != VX_OK) close_failed(s, &code, quiet, &s->contact_out, &err);
+    }
+    if (vx_cli_output_close(&s->body_out, &err) != VX_OK) close_failed(s, &code, quiet, &s->body_out, &err);
+    if (vx_cli_output_close(&s->contact_out, &err) != VX_OK) close_failed(s, &code, quiet, &s->contact_out, &err);
+    return code;
+}
+
+static void session_free(vx_cli_session *s)
+{
+    finish_outputs(s, true);
+    vx_golden_close(s->golden);
+    s->golden = NULL;
+    free(s->states);
+    s->states = NULL;
+    vx_contact_list_free(&s->report);
+    vx_physics_scratch_free(&s->scratch);
+    if (s->scene_loaded) vx_scene_destroy(&s->scene);
+    s->scene_loaded = false;
+}
+
+/* Scene, settings, golden and outputs; -1 when ready to run, else the exit code. */
+static int prepare(vx_cli_session *s)
+{
+    const vx_cli_options *opt = s->opt;
+    vx_error err;
+    vx_error_clear(&err);
+    if (vx_scene_load_file(opt->scene_path, &s->scene, &err) != VX_OK) {
+        fail(s, "%s", err.message);
+        return VX_EXIT_USAGE;
+    }
+    s->scene_loaded = true;
+
+    /* Precedence: command line, then the scene (whose loader applies the defaults). */
+    s->config = s->scene.config;
+    if (opt->dt_set) s->config.fixed_dt = opt->dt;
+    if (opt->threads_set) s->config.threads = opt->threads;
+    s->steps = opt->steps_set ? opt->steps : s->scene.steps;
+
+    s->info.scene_name = s->scene.name;
+    s->info.dt = s->config.fixed_dt;
+    s->info.steps = s->steps;
+    s->info.entity_count = s->scene.entity_count;
+    s->info.names = (const char *const *)s->scene.names;
+
+    s->states = calloc(s->scene.entity_count ? s->scene.entity_count : 1u, sizeof *s->states);
+    if (!s->states) {
+        fail(s, "out of memory");
+        return VX_EXIT_USAGE;
+    }
+
+    if (opt->compare && vx_golden_open(&s->golden, opt->compare, &err) != VX_OK) {
+        fail(s, "%s", err.message);
+        return VX_EXIT_USAGE;
+    }
+
+    if (!s->golden) {
+        if (vx_cli_output_open(&s->body_out, opt->output ? opt->output : "-", &err) != VX_OK) {
+            fail(s, "%s", err.message);
+            return VX_EXIT_OUTPUT;
+        }
+    }
+    if (opt->contacts && vx_cli_output_open(&s->contact_out, opt->contacts, &err) != VX_OK) {
+        fail(s, "%s", err.message);
+        return VX_EXIT_OUTPUT;
+    }
+
+    if (s->body_out.file) {
+        s->body_open = true;
+        if (vx_body_writer_begin(&s->body, s->body_out.file, opt->format, &s->info, &err) != VX_OK)
+            return write_failure(s, &s->body_out, &err);
+    }
+    if (s->contact_out.file) {
+        s->contact_open = true;
+        if (vx_contact_writer_begin(&s->contact, s->contact_out.file, &s->info, &err) != VX_OK)
+            return write_failure(s, &s->contact_out, &err);
+    }
+    return -1;
+}
+
+/* Snapshot of frame k, checked for non-finite numbers; -1 or exit code. */
+static int take_snapshot(vx_cli_session *s, int64_t frame)
+{
+    vx_trace_snapshot(s->scene.world, s->scene.entities, s->scene.entity_count, s->states);
+    size_t bad = first_nonfinite(s->states, s->scene.entity_count);
+    if (bad == s->scene.entity_count) return -1;
+    fail(s, "simulation became non-finite at frame %" PRId64 ", entity %zu (%s)", frame, bad, s->scene.names[bad]);
+    return VX_EXIT_NONFINITE;
+}
+
+static const char *step_failure(vx_status st)
+{
+    switch (st) {
+    case VX_ERR_NOMEM: return "out of memory";
+    case VX_ERR_INVALID: return "invalid engine settings";
+    case VX_ERR_UNSUPPORTED: return "not supported by the engine";
+    default: return "the engine failed";
+    }
+}
+
+/* The loop: frame 0, then steps 1..N; -1 when every step ran, else the exit code. */
+static int simulate(vx_cli_session *s)
+{
+    const int64_t every = s->opt->every;
+    int code = take_snapshot(s, 0);
+    if (code < 0) code = emit_frame(s, 0, &s->report); /* the report is empty: no contacts before a step */
+    for (int64_t k = 1; code < 0 && k <= s->steps; k++) {
+        vx_status st = vx_physics_step(s->scene.world, &s->config, &s->scratch, &s->report);
+        if (st == VX_ERR_NONFINITE) {
+            /* The engine noticed first: name the entity if the state shows it. */
+            code = take_snapshot(s, k);
+            if (code < 0) fail(s, "simulation became non-finite at frame %" PRId64, k);
+            return VX_EXIT_NONFINITE;
+        }
+        if (st != VX_OK) {
+            fail(s, "step %" PRId64 ": %s", k, step_failure(st));
+            return VX_EXIT_USAGE;
+        }
+        vx_cli_stats_step(&s->stats, s->report.count);
+        code = take_snapshot(s, k);
+        if (code < 0 && (k % every == 0 || k == s->steps)) code = emit_frame(s, k, &s->report);
+        vx_cli_progress_update(&s->progress, k);
+    }
+    return code;
+}
+
+int vx_cli_run(const vx_cli_options *opt)
+{
+    vx_cli_session s;
+    memset(&s, 0, sizeof s);
+    s.opt = opt;
+    vx_contact_list_init(&s.report);
+    vx_physics_scratch_init(&s.scratch);
+    vx_cli_progress_init(&s.progress, true, false, 0); /* silent until the run starts */
+
+    int code = prepare(&s);
+    if (code >= 0) {
+        session_free(&s);
+        return code;
+    }
+
+    bool trace_on_stdout = (s.body_out.file && s.body_out.is_stdout) || (s.contact_out.file && s.contact_out.is_stdout);
+    vx_cli_progress_init(&s.progress, opt->quiet, trace_on_stdout, s.steps);
+    vx_cli_stats_start(&s.stats, &s.scene);
+    code = simulate(&s);
+    vx_cli_stats_stop(&s.stats);
+
+    if (code < 0 && s.golden) {
+        vx_error err;
+        vx_error_clear(&err);
+        vx_status st = vx_golden_finish(s.golden, &err);
+        if (st != VX_OK) {
+            fail(&s, "%s", err.message);
+            code = st == VX_ERR_DIFFERENT ? VX_EXIT_DIFFERENT : VX_EXIT_USAGE;
+        }
+    }
+    /* Outputs end cleanly on every path. Closing failures are reported after a
+     * difference (1) or a non-finite run (3) too, without changing the code;
+     * after a usage or output failure they would only repeat the news. */
+    bool quiet_close = code == VX_EXIT_USAGE || code == VX_EXIT_OUTPUT || s.reader_gone;
+    int close_code = finish_outputs(&s, quiet_close);
+    if (code < 0) code = close_code < 0 ? VX_EXIT_OK : close_code;
+    vx_cli_progress_clear(&s.progress);
+    if (opt->stats && !s.reader_gone) vx_cli_stats_print(&s.stats, stderr);
+    session_free(&s);
+    return code;
+}

@@ -1,0 +1,106 @@
+/* Body trace as one JSON document, streamed: the opening (scene, dt, steps,
+ * entities) at begin, one object per frame, the closing at end. Memory does
+ * not grow with the number of frames. */
+#include "trace/body_formats.h"
+#include "trace/trace_out.h"
+
+vx_status vx_body_json_begin(vx_body_writer *w, vx_error *err)
+{
+    const vx_trace_info *info = w->info;
+    vx_trace_out o;
+    vx_trace_out_init(&o, w->out);
+    vx_trace_out_str(&o, "{\"scene\":");
+    vx_trace_out_json_string(&o, info->scene_name ? info->scene_name : "");
+    vx_trace_out_str(&o, ",\"dt\":");
+    vx_trace_out_json_float(&o, info->dt);
+    vx_trace_out_str(&o, ",\"steps\":");
+    vx_trace_out_int(&o, info->steps);
+    vx_trace_out_str(&o, ",\n\"entities\":[");
+    for (size_t i = 0; i < info->entity_count; i++) {
+        if (i > 0) vx_trace_out_char(&o, ',');
+        vx_trace_out_str(&o, "{\"entity\":");
+        vx_trace_out_int(&o, (int64_t)i);
+        vx_trace_out_str(&o, ",\"name\":");
+        vx_trace_out_json_string(&o, info->names[i]);
+        vx_trace_out_char(&o, '}');
+    }
+    vx_trace_out_str(&o, "],\n\"frames\":[\n");
+    return vx_trace_out_flush(&o, false, err);
+}
+
+static void json_quat(vx_trace_out *o, vx_quat q)
+{
+    vx_trace_out_char(o, '[');
+    vx_trace_out_json_float(o, q.x);
+    vx_trace_out_char(o, ',');
+    vx_trace_out_json_float(o, q.y);
+    vx_trace_out_char(o, ',');
+    vx_trace_out_json_float(o, q.z);
+    vx_trace_out_char(o, ',');
+    vx_trace_out_json_float(o, q.w);
+    vx_trace_out_char(o, ']');
+}
+
+static void json_contact(vx_trace_out *o, const vx_contact *c)
+{
+    vx_trace_out_str(o, "{\"entity_a\":");
+    vx_trace_out_int(o, (int64_t)c->entity_a.index);
+    vx_trace_out_str(o, ",\"entity_b\":");
+    vx_trace_out_int(o, (int64_t)c->entity_b.index);
+    vx_trace_out_str(o, ",\"normal\":");
+    vx_trace_out_json_vec3(o, c->normal);
+    vx_trace_out_str(o, ",\"depth\":");
+    vx_trace_out_json_float(o, c->depth);
+    vx_trace_out_str(o, ",\"point_a\":");
+    vx_trace_out_json_vec3(o, c->point_on_a);
+    vx_trace_out_str(o, ",\"point_b\":");
+    vx_trace_out_json_vec3(o, c->point_on_b);
+    vx_trace_out_str(o, ",\"impulse\":");
+    vx_trace_out_json_float(o, c->impulse);
+    vx_trace_out_char(o, '}');
+}
+
+vx_status vx_body_json_frame(vx_body_writer *w, int64_t frame, const vx_body_state *states,
+                             const vx_contact_list *contacts, vx_error *err)
+{
+    const vx_trace_info *info = w->info;
+    vx_trace_out o;
+    vx_trace_out_init(&o, w->out);
+    if (w->frames_written > 0) vx_trace_out_str(&o, ",\n");
+    vx_trace_out_str(&o, "{\"frame\":");
+    vx_trace_out_int(&o, frame);
+    vx_trace_out_str(&o, ",\"time\":");
+    vx_trace_out_json_float(&o, vx_trace_frame_time(frame, info->dt));
+    vx_trace_out_str(&o, ",\"bodies\":[");
+    for (size_t i = 0; i < info->entity_count; i++) {
+        const vx_body_state *s = &states[i];
+        if (i > 0) vx_trace_out_char(&o, ',');
+        vx_trace_out_str(&o, "{\"entity\":");
+        vx_trace_out_int(&o, (int64_t)i);
+        vx_trace_out_str(&o, ",\"p\":");
+        vx_trace_out_json_vec3(&o, s->p);
+        vx_trace_out_str(&o, ",\"q\":");
+        json_quat(&o, s->q);
+        vx_trace_out_str(&o, ",\"v\":");
+        vx_trace_out_json_vec3(&o, s->v);
+        vx_trace_out_str(&o, ",\"w\":");
+        vx_trace_out_json_vec3(&o, s->w);
+        vx_trace_out_char(&o, '}');
+    }
+    vx_trace_out_str(&o, "],\"contacts\":[");
+    size_t count = contacts ? contacts->count : 0;
+    for (size_t i = 0; i < count; i++) {
+        if (i > 0) vx_trace_out_char(&o, ',');
+        json_contact(&o, &contacts->items[i]);
+    }
+    vx_trace_out_str(&o, "]}");
+    return vx_trace_out_flush(&o, false, err);
+}
+
+vx_status vx_body_json_end(vx_body_writer *w, vx_error *err)
+{
+    vx_trace_out o;
+    vx_trace_out_init(&o, w->out);
+    vx_trace_out_str(&o, w->frames_written > 0 ? "\n]}\n" : "]}\n");
+    return vx_trace_out_flush(&o, true, err);
+}

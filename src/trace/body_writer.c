@@ -1,0 +1,30 @@
+/* The body trace writer: shared bookkeeping, then the chosen format. */
+#include "trace/body_formats.h"
+#include "trace/trace_out.h"
+
+#include <string.h>
+
+vx_status vx_body_writer_begin(vx_body_writer *w, FILE *out, vx_trace_format format, const vx_trace_info *info,
+                               vx_error *err)
+{
+    memset(w, 0, sizeof *w);
+    w->out = out;
+    w->format = format;
+    w->info = info;
+    return format == VX_TRACE_JSON ? vx_body_json_begin(w, err) : vx_body_csv_begin(w, err);
+}
+
+vx_status vx_body_writer_frame(vx_body_writer *w, int64_t frame, const vx_body_state *states,
+                               const vx_contact_list *contacts, vx_error *err)
+{
+    vx_status st = w->format == VX_TRACE_JSON ? vx_body_json_frame(w, frame, states, contacts, err)
+                                              : vx_body_csv_frame(w, frame, states, err);
+    if (st == VX_OK) w->frames_written++;
+    return st;
+}
+
+vx_status vx_body_writer_end(vx_body_writer *w, vx_error *err)
+{
+    if (w->format == VX_TRACE_JSON) return vx_body_json_end(w, err);
+    return vx_trace_file_flush(w->out, err);
+}

@@ -1,0 +1,862 @@
+/* voltex-sim as users run it: options, exit codes, messages, the traces it
+ * writes, determinism, and a reader that goes away (shared interface
+ * "Command line", "Exit codes", "Body trace", "Contact trace"). */
+/* posix_openpt and friends (the progress test runs stderr on a terminal). */
+#define _XOPEN_SOURCE 700
+
+#include <cjson/cJSON.h>
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* ---- running the binary ---- */
+
+typedef struct {
+    int code;   /* exit code, or -1 when killed by a signal */
+    char *out;  /* everything on stdout, NUL-terminated */
+    size_t out_size;
+    char *err;  /* everything on stderr */
+    size_t err_size;
+} sim_result;
+
+static char *read_whole_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "cannot read %s", path);
+    size_t cap = 4096, n = 0;
+    char *data = malloc(cap);
+    cr_assert_not_null(data);
+    for (;;) {
+        if (n + 4096 > cap) {
+            cap *= 2;
+            data = realloc(data, cap);
+            cr_assert_not_null(data);
+        }
+        size_t got = fread(data + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0) break;
+    }
+    fclose(f);
+    data[n] = '\0';
+    if (size) *size = n;
+    return data;
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A scratch directory per test, removed (it holds only plain files) by
+ * work_dir_remove. */
+static char work_dir[64];
+
+static void work_dir_make(void)
+{
+    snprintf(work_dir, sizeof work_dir, "/tmp/vx_cli_XXXXXX");
+    cr_assert_not_null(mkdtemp(work_dir));
+}
+
+static void work_dir_remove(void)
+{
+    DIR *d = opendir(work_dir);
+    if (!d) return;
+    struct dirent *e;
+    char path[512];
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        snprintf(path, sizeof path, "%s/%s", work_dir, e->d_name);
+        unlink(path);
+    }
+    closedir(d);
+    rmdir(work_dir);
+}
+
+/* work_dir/name, in a static rotating buffer (16 live at once). */
+static const char *wpath(const char *name)
+{
+    static char buf[16][512];
+    static int next = 0;
+    char *p = buf[next];
+    next = (next + 1) % 16;
+    snprintf(p, sizeof buf[0], "%s/%s", work_dir, name);
+    return p;
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "cannot write %s", path);
+    cr_assert(fputs(text, f) >= 0);
+    cr_assert_eq(fclose(f), 0);
+}
+
+/* Runs voltex-sim with args (NULL-terminated, without argv[0]), stdout and
+ * stderr captured in files of the work dir. */
+static sim_result run_sim_argv(const char *const *args)
+{
+    const char *argv[64];
+    size_t n = 0;
+    argv[n++] = VOLTEX_SIM_PATH;
+    for (size_t i = 0; args[i] && n < 63; i++) argv[n++] = args[i];
+    argv[n] = NULL;
+
+    char out_path[512], err_path[512];
+    snprintf(out_path, sizeof out_path, "%s/.stdout", work_dir);
+    snprintf(err_path, sizeof err_path, "%s/.stderr", work_dir);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    pid_t pid;
+    int rc = posix_spawn(&pid, VOLTEX_SIM_PATH, &actions, NULL, (char *const *)argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    cr_assert_eq(rc, 0, "cannot run %s: %s", VOLTEX_SIM_PATH, strerror(rc));
+    int status;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+
+    sim_result r;
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = read_whole_file(out_path, &r.out_size);
+    r.err = read_whole_file(err_path, &r.err_size);
+    unlink(out_path);
+    unlink(err_path);
+    return r;
+}
+
+#define run_sim(...) run_sim_argv((const char *const[]){__VA_ARGS__, NULL})
+
+static void sim_free(sim_result *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+static size_t count_lines(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++) n += *s == '\n';
+    return n;
+}
+
+/* The failure contract: exit code, nothing on stdout, exactly one stderr line
+ * starting "voltex-sim: " (and equal to expected when given). */
+static void assert_failure(const sim_result *r, int code, const char *expected)
+{
+    cr_assert_eq(r->code, code, "exit %d, expected %d; stderr: %s", r->code, code, r->err);
+    cr_assert_eq(r->out_size, 0, "stdout must be empty, got: %.200s", r->out);
+    cr_assert_eq(count_lines(r->err), 1, "one line on stderr, got: %s", r->err);
+    cr_assert_eq(strncmp(r->err, "voltex-sim: ", 12), 0, "stderr: %s", r->err);
+    if (expected) cr_assert_str_eq(r->err, expected);
+}
+
+/* ---- scenes ---- */
+
+/* A floor and a ball resting on it (slightly overlapping: contacts from step
+ * 1), 5 steps of 1/64 s unless told otherwise. */
+static const char rest_scene[] =
+    "{ \"name\": \"rest\", \"dt\": 0.015625, \"steps\": 5,\n"
+    "  \"entities\": [\n"
+    "    { \"name\": \"floor\", \"transform\": { \"position\": [0, -1, 0] },\n"
+    "      \"collider\": { \"type\": \"box\", \"half_extents\": [10, 1, 10] },\n"
+    "      \"rigidbody\": { \"type\": \"static\" } },\n"
+    "    { \"name\": \"ball\", \"transform\": { \"position\": [0, 0.49, 0] },\n"
+    "      \"collider\": { \"type\": \"sphere\", \"radius\": 0.5 },\n"
+    "      \"rigidbody\": { \"mass\": 1 } } ] }\n";
+
+/* A ball falling onto a floor, scene defaults for dt and steps. */
+static const char drop_scene[] =
+    "{ \"name\": \"drop\",\n"
+    "  \"entities\": [\n"
+    "    { \"name\": \"floor\", \"transform\": { \"position\": [0, -1, 0] },\n"
+    "      \"collider\": { \"type\": \"box\", \"half_extents\": [10, 1, 10] } },\n"
+    "    { \"name\": \"ball\", \"transform\": { \"position\": [0, 3, 0] },\n"
+    "      \"collider\": { \"type\": \"sphere\", \"radius\": 0.5 },\n"
+    "      \"rigidbody\": { \"mass\": 1, \"restitution\": 0.5 } },\n"
+    "    { \"name\": \"pebble\", \"transform\": { \"position\": [0.2, 5, 0.1] },\n"
+    "      \"collider\": { \"type\": \"sphere\", \"radius\": 0.25 },\n"
+    "      \"rigidbody\": { \"mass\": 2 } } ] }\n";
+
+/* A body so fast that its position overflows to infinity in step 2. */
+static const char blowup_scene[] =
+    "{ \"name\": \"blowup\", \"dt\": 1, \"steps\": 10, \"gravity\": [0, 0, 0],\n"
+    "  \"entities\": [\n"
+    "    { \"name\": \"still\", \"transform\": { \"position\": [0, 0, 0] } },\n"
+    "    { \"name\": \"rocket\", \"collider\": { \"type\": \"sphere\", \"radius\": 1 },\n"
+    "      \"rigidbody\": { \"mass\": 1, \"velocity\": [3e38, 0, 0] } } ] }\n";
+
+/* Many free bodies for a long run (nothing collides). */
+static const char long_scene[] =
+    "{ \"name\": \"long\", \"steps\": 200000, \"gravity\": [0, 0, 0],\n"
+    "  \"entities\": [\n"
+    "    { \"name\": \"a\", \"rigidbody\": { \"mass\": 1, \"velocity\": [1, 0, 0] } },\n"
+    "    { \"name\": \"b\", \"rigidbody\": { \"mass\": 1, \"velocity\": [0, 1, 0] } },\n"
+    "    { \"name\": \"c\", \"rigidbody\": { \"mass\": 1, \"velocity\": [0, 0, 1] } } ] }\n";
+
+static const char *scene_file(const char *name, const char *text)
+{
+    const char *path = wpath(name);
+    write_text(path, text);
+    return path;
+}
+
+/* Line i (0-based) of text, copied into buf. */
+static const char *line_at(const char *text, size_t i, char *buf, size_t size)
+{
+    const char *p = text;
+    for (size_t k = 0; k < i && p; k++) {
+        p = strchr(p, '\n');
+        if (p) p++;
+    }
+    cr_assert(p && *p, "no line %zu", i);
+    size_t n = strcspn(p, "\n");
+    cr_assert_lt(n, size);
+    memcpy(buf, p, n);
+    buf[n] = '\0';
+    return buf;
+}
+
+/* The first cell (up to a comma) of every data line, as numbers. */
+static size_t first_column(const char *text, long *values, size_t max)
+{
+    size_t n = 0;
+    const char *p = strchr(text, '\n');
+    while (p && p[1] && n < max) {
+        p++;
+        values[n++] = strtol(p, NULL, 10);
+        p = strchr(p, '\n');
+    }
+    return n;
+}
+
+TestSuite(cli, .init = work_dir_make, .fini = work_dir_remove, .timeout = 60);
+
+/* ---- help and version ---- */
+
+Test(cli, help_lists_every_option_on_stdout)
+{
+    sim_result r = run_sim("--help");
+    cr_assert_eq(r.code, 0);
+    cr_assert_eq(r.err_size, 0, "stderr: %s", r.err);
+    const char *options[] = {"--steps", "--dt", "--format", "--output", "--contacts", "--every", "--compare",
+                             "--tolerance", "--stats", "--threads", "--quiet", "--help", "--version", "-n,",
+                             "-f,", "-o,", "-q,", "-h,", "-V,", "SCENE.json", "default"};
+    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
+        cr_assert_not_null(strstr(r.out, options[i]), "--help does not mention %s", options[i]);
+    sim_free(&r);
+
+    r = run_sim("-h");
+    cr_assert_eq(r.code, 0);
+    cr_assert_not_null(strstr(r.out, "Usage: voltex-sim"));
+    sim_free(&r);
+}
+
+Test(cli, version_on_stdout)
+{
+    sim_result r = run_sim("--version");
+    cr_assert_eq(r.code, 0);
+    cr_assert_str_eq(r.out, "voltex-sim 0.1.0\n");
+    cr_assert_eq(r.err_size, 0);
+    sim_free(&r);
+    r = run_sim("-V");
+    cr_assert_str_eq(r.out, "voltex-sim 0.1.0\n");
+    sim_free(&r);
+}
+
+/* ---- usage errors: exit 2 ---- */
+
+Test(cli, unknown_options)
+{
+    const char *scene = scene_file("rest.json", rest_scene);
+    sim_result r = run_sim(scene, "--foo");
+    assert_failure(&r, 2, "voltex-sim: unknown option '--foo' (try --help)\n");
+    sim_free(&r);
+    r = run_sim("--foo=3", scene);
+    assert_failure(&r, 2, "voltex-sim: unknown option '--foo' (try --help)\n");
+    sim_free(&r);
+    r = run_sim("-x", scene);
+    assert_failure(&r, 2, "voltex-sim: unknown option '-x' (try --help)\n");
+    sim_free(&r);
+    r = run_sim(scene, "--stats=yes");
+    assert_failure(&r, 2, "voltex-sim: --stats: takes no value (try --help)\n");
+    sim_free(&r);
+}
+
+Test(cli, bad_numbers)
+{
+    const char *scene = scene_file("rest.json", rest_scene);
+    static const struct {
+        const char *option, *value, *expected;
+    } cases[] = {
+        {"--steps", "abc", "voltex-sim: --steps: expected an integer >= 0, got 'abc'\n"},
+        {"--steps", "-1", "voltex-sim: --steps: expected an integer >= 0, got '-1'\n"},
+        {"--steps", "", "voltex-sim: --steps: expected an integer >= 0, got ''\n"},
+        {"--steps", "5x", "voltex-sim: --steps: expected an integer >= 0, got '5x'\n"},
+        {"--steps", "1e3", "voltex-sim: --steps: expected an integer >= 0, got '1e3'\n"},
+        {"-n", " 5", "voltex-sim: --steps: expected an integer >= 0, got ' 5'\n"},
+        {"--steps", "99999999999999999999", "voltex-sim: --steps: expected an integer >= 0, got '99999999999999999999'\n"},
+        {"--steps", "1000000001", "voltex-sim: --steps: expected an integer <= 1000000000, got '1000000001'\n"},
+        {"--dt", "0", "voltex-sim: --dt: expected a number > 0 that fits a 32-bit float, got '0'\n"},
+        {"--dt", "-0.1", "voltex-sim: --dt: expected a number > 0 that fits a 32-bit float, got '-0.1'\n"},
+        {"--dt", "nan", "voltex-sim: --dt: expected a number > 0 that fits a 32-bit float, got 'nan'\n"},
+        {"--dt", "inf", "voltex-sim: --dt: expected a number > 0 that fits a 32-bit float, got 'inf'\n"},
+        {"--dt", "1e39", "voltex-sim: --dt: expected a number > 0 that fits a 32-bit float, got '1e39'\n"},
+        {"--dt", "1e-50", "voltex-sim: --dt: expected a number > 0 that fits a 32-bit float, got '1e-50'\n"},
+        {"--dt", "0.1s", "voltex-sim: --dt: expected a number > 0 that fits a 32-bit float, got '0.1s'\n"},
+        {"--every", "0", "voltex-sim: --every: expected an integer >= 1, got '0'\n"},
+        {"--every", "two", "voltex-sim: --every: expected an integer >= 1, got 'two'\n"},
+        {"--tolerance", "-1e-5", "voltex-sim: --tolerance: expected a finite number >= 0, got '-1e-5'\n"},
+        {"--tolerance", "inf", "voltex-sim: --tolerance: expected a finite number >= 0, got 'inf'\n"},
+        {"--threads", "0", "voltex-sim: --threads: expected an integer from 1 to 256, got '0'\n"},
+        {"--threads", "257", "voltex-sim: --threads: expected an integer from 1 to 256, got '257'\n"},
+        {"--format", "xml", "voltex-sim: --format: expected csv or json, got 'xml'\n"},
+        {"-f", "CSV", "voltex-sim: --format: expected csv or json, got 'CSV'\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        sim_result r = run_sim(scene, cases[i].option, cases[i].value);
+        assert_failure(&r, 2, cases[i].expected);
+        sim_free(&r);
+    }
+    sim_result r = run_sim(scene, "--steps");
+    assert_failure(&r, 2, "voltex-sim: --steps: missing value (try --help)\n");
+    sim_free(&r);
+}
+
+Test(cli, scene_argument_missing_or_twice)
+{
+    const char *scene = scene_file("rest.json", rest_scene);
+    sim_result r = run_sim("--steps", "3");
+    assert_failure(&r, 2, "voltex-sim: missing SCENE.json (try --help)\n");
+    sim_free(&r);
+    r = run_sim(scene, "b.json");
+    assert_failure(&r, 2, "voltex-sim: unexpected argument 'b.json' (one scene file)\n");
+    sim_free(&r);
+}
+
+Test(cli, conflicting_options_name_both)
+{
+    const char *scene = scene_file("rest.json", rest_scene);
+    const char *golden = wpath("golden.csv");
+    write_text(golden, "frame,time,entity,name\n");
+    sim_result r = run_sim(scene, "--compare", golden, "-o", wpath("out.csv"));
+    assert_failure(&r, 2, NULL);
+    cr_assert(strstr(r.err, "--compare") && strstr(r.err, "--output"), "%s", r.err);
+    sim_free(&r);
+    cr_assert_neq(access(wpath("out.csv"), F_OK), 0, "no output file on a usage error");
+
+    r = run_sim(scene, "--format", "json", "--compare", golden);
+    assert_failure(&r, 2, NULL);
+    cr_assert(strstr(r.err, "--compare") && strstr(r.err, "--format json"), "%s", r.err);
+    sim_free(&r);
+}
+
+/* ---- scene and golden problems: exit 2, no output at all ---- */
+
+Test(cli, missing_scene_file)
+{
+    const char *path = wpath("nosuch.json");
+    sim_result r = run_sim(path, "-o", wpath("out.csv"));
+    assert_failure(&r, 2, NULL);
+    cr_assert_not_null(strstr(r.err, path), "the message names the file: %s", r.err);
+    cr_assert_neq(access(wpath("out.csv"), F_OK), 0, "a rejected scene writes no file");
+    sim_free(&r);
+}
+
+Test(cli, invalid_scene_produces_no_output)
+{
+    const char *scene = scene_file("bad.json",
+                                   "{ \"entities\": [ { \"name\": \"s\", \"collider\": { \"type\": \"sphere\", "
+                                   "\"radius\": -1 } } ] }\n");
+    sim_result r = run_sim(scene);
+    assert_failure(&r, 2, NULL);
+    cr_assert_not_null(strstr(r.err, "radius"), "the message names the key: %s", r.err);
+    sim_free(&r);
+
+    r = run_sim(scene, "-o", wpath("out.csv"), "--contacts", wpath("contacts.csv"));
+    assert_failure(&r, 2, NULL);
+    cr_assert_neq(access(wpath("out.csv"), F_OK), 0, "a rejected scene writes no file");
+    cr_assert_neq(access(wpath("contacts.csv"), F_OK), 0, "a rejected scene writes no file");
+    sim_free(&r);
+
+    const char *broken = scene_file("broken.json", "{ \"entities\": [ }\n");
+    r = run_sim(broken);
+    assert_failure(&r, 2, NULL);
+    sim_free(&r);
+}
+
+Test(cli, unreadable_golden)
+{
+    const char *scene = scene_file("rest.json", rest_scene);
+    const char *golden = wpath("nosuch.csv");
+    char expected[512];
+    snprintf(expected, sizeof expected, "voltex-sim: %s: cannot read: No such file or directory\n", golden);
+    sim_result r = run_sim(scene, "--compare", golden);
+    assert_failure(&r, 2, expected);
+    sim_free(&r);
+
+    const char *not_trace = wpath("contacts.csv");
+    write_text(not_trace, "frame,time,entity_a\n");
+    r = run_sim(scene, "--compare", not_trace, "--contacts", wpath("c.csv"));
+    assert_failure(&r, 2, NULL);
+    cr_assert_not_null(strstr(r.err, "not a body trace"), "%s", r.err);
+    cr_assert_neq(access(wpath("c.csv"), F_OK), 0, "a bad golden writes no file");
+    sim_free(&r);
+}
+
+/* ---- non-finite: exit 3 ---- */
+
+Test(cli, non_finite_names_frame_and_entity_and_keeps_earlier_frames)
+{
+    const char *scene = scene_file("blowup.json", blowup_scene);
+    sim_result r = run_sim(scene);
+    cr_assert_eq(r.code, 3, "exit %d: %s", r.code, r.err);
+    cr_assert_str_eq(r.err, "voltex-sim: simulation became non-finite at frame 2, entity 1 (rocket)\n");
+    /* header + frames 0 and 1 (2 entities each); frame 2 is not written */
+    cr_assert_eq(count_lines(r.out), 5, "%s", r.out);
+    char line[512];
+    cr_assert_eq(strncmp(line_at(r.out, 4, line, sizeof line), "1,1,1,rocket,3.00000001e+38,", 28), 0, "%s", line);
+    sim_free(&r);
+
+    /* The JSON document is closed with what was written. */
+    r = run_sim(scene, "-f", "json");
+    cr_assert_eq(r.code, 3);
+    cJSON *doc = cJSON_Parse(r.out);
+    cr_assert_not_null(doc, "not JSON: %s", r.out);
+    cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc, "frames")), 2);
+    cJSON_Delete(doc);
+    sim_free(&r);
+}
+
+/* ---- outputs that fail: exit 4 ---- */
+
+Test(cli, output_to_a_full_disk)
+{
+    const char *scene = scene_file("rest.json", rest_scene);
+    sim_result r = run_sim(scene, "-o", "/dev/full");
+    assert_failure(&r, 4, "voltex-sim: /dev/full: write failed: No space left on device\n");
+    sim_free(&r);
+    r = run_sim(scene, "-o", wpath("out.csv"), "--contacts", "/dev/full");
+    assert_failure(&r, 4, "voltex-sim: /dev/full: write failed: No space left on device\n");
+    sim_free(&r);
+    r = run_sim(scene, "-f", "json", "-o", "/dev/full");
+    assert_failure(&r, 4, "voltex-sim: /dev/full: write failed: No space left on device\n");
+    sim_free(&r);
+}
+
+Test(cli, stdout_to_a_full_disk_is_named_stdout)
+{
+    const char *scene = scene_file("rest.json", rest_scene);
+    const char *err_path = wpath("err.txt");
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "'%s' '%s' >/dev/full 2>'%s'", VOLTEX_SIM_PATH, scene, err_path);
+    int status = system(cmd);
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 4, "status %d", status);
+    char *err = read_whole_file(err_path, NULL);
+    cr_assert_str_eq(err, "voltex-sim: stdout: write failed: No space left on device\n");
+    free(err);
+}
+
+Test(cli, output_that_cannot_be_opened)
+{
+    const char *scene = scene_file("rest.json", rest_scene);
+    sim_result r = run_sim(scene, "-o", "/nonexistent-dir/x.csv");
+    assert_failure(&r, 4, "voltex-sim: /nonexistent-dir/x.csv: cannot open: No such file or directory\n");
+    sim_free(&r);
+    r = run_sim(scene, "--contacts", "/nonexistent-dir/c.csv");
+    assert_failure(&r, 4, "voltex-sim: /nonexistent-dir/c.csv: cannot open: No such file or directory\n");
+    sim_free(&r);
+}
+
+/* ---- the body trace ---- */
+
+Test(cli, csv_header_and_one_row_per_entity_per_frame)
+{
+    const char *scene = scene_file("rest.json", rest_scene);
+    sim_result r = run_sim(scene, "-q");
+    cr_assert_eq(r.code, 0, "stderr: %s", r.err);
+    cr_assert_eq(r.err_size, 0, "stderr: %s", r.err);
+    char line[512];
+    cr_assert_str_eq(line_at(r.out, 0, line, sizeof line),
+                     "frame,time,entity,name,px,py,pz,qx,qy,qz,qw,vx,vy,vz,wx,wy,wz");
+    /* the scene's 5 steps: frames 0..5, 2 entities */
+    cr_assert_eq(count_lines(r.out), 1 + 6 * 2);
+    cr_assert_str_eq(line_at(r.out, 1, line, sizeof line), "0,0,0,floor,0,-1,0,0,0,0,1,0,0,0,0,0,0");
+    cr_assert_str_eq(line_at(r.out, 2, line, sizeof line), "0,0,1,ball,0,0.49000001,0,0,0,0,1,0,0,0,0,0,0");
+    cr_assert_eq(strncmp(line_at(r.out, 12, line, sizeof line), "5,0.078125,1,ball,", 18), 0, "%s", line);
+    sim_free(&r);
+}
+
+Test(cli, every_k_writes_multiples_and_the_last_frame)
+{
+    const char *scene = scene_file("rest.json", rest_scene);
+    sim_result r = run_sim(scene, "--steps", "10", "--every", "4", "-q");
+    cr_assert_eq(r.code, 0, "stderr: %s", r.err);
+    long frames[64];
+    size_t n = first_column(r.out, frames, 64);
+    const long expected[] = {0, 0, 4, 4, 8, 8, 10, 10};
+    cr_assert_eq(n, 8, "rows: %zu\n%s", n, r.out);
+    for (size_t i = 0; i < n; i++) cr_assert_eq(frames[i], expected[i], "row %zu is frame %ld", i, frames[i]);
+    sim_free(&r);
+
+    r = run_sim(scene, "--steps", "8", "--every", "4", "-q");
+    n = first_column(r.out, frames, 64);
+    cr_assert_eq(n, 6, "frames 0, 4, 8 (the last is not written twice)");
+    sim_free(&r);
+
+    r = run_sim(scene, "--steps", "0");
+    cr_assert_eq(r.code, 0);
+    cr_assert_eq(count_lines(r.out), 3, "--steps 0: frame 0 only");
+    sim_free(&r);
+}
+
+Test(cli, steps_and_dt_precedence)
+{
+    /* drop_scene has neither steps nor dt: 600 steps of 1/60 s. */
+    const char *drop = scene_file("drop.json", drop_scene);
+    char line[512];
+    sim_result r = run_sim(drop, "-q");
+    cr_assert_eq(r.code, 0, "stderr: %s", r.err);
+    cr_assert_eq(count_lines(r.out), 1 + 601 * 3);
+    cr_assert_eq(strncmp(line_at(r.out, 1 + 600 * 3, line, sizeof line), "600,10.000001,0,floor,", 22), 0, "%s", line);
+    sim_free(&r);
+
+    /* rest_scene says 5 steps of 1/64 s; the command line wins. */
+    const char *rest = scene_file("rest.json", rest_scene);
+    r = run_sim(rest, "--steps", "2", "--dt", "0.25");
+    cr_assert_eq(count_lines(r.out), 1 + 3 * 2);
+    cr_assert_eq(strncmp(line_at(r.out, 5, line, sizeof line), "2,0.5,0,floor,", 14), 0, "%s", line);
+    sim_free(&r);
+}
+
+Test(cli, json_trace_parses_with_every_frame_written)
+{
+    const char *scene = scene_file("rest.json", rest_scene);
+    sim_result r = run_sim(scene, "--format", "json", "--steps", "5", "--every", "2");
+    cr_assert_eq(r.code, 0, "stderr: %s", r.err);
+    cJSON *doc = cJSON_Parse(r.out);
+    cr_assert_not_null(doc, "not JSON: %s", r.out);
+    cr_assert_str_eq(cJSON_GetObjectItemCaseSensitive(doc, "scene")->valuestring, "rest");
+    cr_assert_eq(cJSON_GetObjectItemCaseSensitive(doc, "dt")->valuedouble, 0.015625);
+    cr_assert_eq(cJSON_GetObjectItemCaseSensitive(doc, "steps")->valuedouble, 5.0);
+    const cJSON *entities = cJSON_GetObjectItemCaseSensitive(doc, "entities");
+    cr_assert_eq(cJSON_GetArraySize(entities), 2);
+    cr_assert_str_eq(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(entities, 1), "name")->valuestring, "ball");
+    const cJSON *frames = cJSON_GetObjectItemCaseSensitive(doc, "frames");
+    const double expected[] = {0, 2, 4, 5};
+    cr_assert_eq(cJSON_GetArraySize(frames), 4);
+    for (int i = 0; i < 4; i++) {
+        const cJSON *f = cJSON_GetArrayItem(frames, i);
+        cr_assert_eq(cJSON_GetObjectItemCaseSensitive(f, "frame")->valuedouble, expected[i]);
+        cr_assert_eq(cJSON_GetObjectItemCaseSensitive(f, "time")->valuedouble, expected[i] * 0.015625);
+        cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(f, "bodies")), 2);
+        const cJSON *contacts = cJSON_GetObjectItemCaseSensitive(f, "contacts");
+        cr_assert(cJSON_IsArray(contacts));
+        if (i == 0) cr_assert_eq(cJSON_GetArraySize(contacts), 0, "frame 0 has no contacts");
+    }
+    /* The ball starts inside the floor: step 2 has a contact between them. */
+    const cJSON *c = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(frames, 1), "contacts"), 0);
+    cr_assert_not_null(c, "frame 2 has contacts");
+    double a = cJSON_GetObjectItemCaseSensitive(c, "entity_a")->valuedouble;
+    double b = cJSON_GetObjectItemCaseSensitive(c, "entity_b")->valuedouble;
+    cr_assert((a == 0 && b == 1) || (a == 1 && b == 0));
+    cJSON_Delete(doc);
+    sim_free(&r);
+}
+
+/* ---- the contact trace ---- */
+
+Test(cli, contacts_file_header_and_rows)
+{
+    const char *scene = scene_file("rest.json", rest_scene);
+    const char *contacts = wpath("contacts.csv");
+    sim_result r = run_sim(scene, "--contacts", contacts, "--steps", "4", "--every", "2", "-q");
+    cr_assert_eq(r.code, 0, "stderr: %s", r.err);
+    cr_assert_eq(count_lines(r.out), 1 + 3 * 2, "the body trace still goes to stdout");
+    char *text = read_whole_file(contacts, NULL);
+    char line[512];
+    cr_assert_str_eq(line_at(text, 0, line, sizeof line),
+                     "frame,time,entity_a,entity_b,name_a,name_b,nx,ny,nz,depth,ax,ay,az,bx,by,bz,impulse");
+    long frames[64];
+    size_t n = first_column(text, frames, 64);
+    cr_assert_geq(n, 2, "the resting ball touches the floor at frames 2 and 4:\n%s", text);
+    for (size_t i = 0; i < n; i++) cr_assert(frames[i] == 2 || frames[i] == 4, "row of frame %ld", frames[i]);
+    /* every row: 17 cells, names that go with the indices */
+    for (size_t i = 1; i <= n; i++) {
+        line_at(text, i, line, sizeof line);
+        size_t commas = 0;
+        for (const char *p = line; *p; p++) commas += *p == ',';
+        cr_assert_eq(commas, 16, "%s", line);
+        cr_assert(strstr(line, ",1,0,ball,floor,") || strstr(line, ",0,1,floor,ball,"), "%s", line);
+    }
+    free(text);
+    sim_free(&r);
+}
+
+/* ---- compare ---- */
+
+Test(cli, compare_with_own_trace_and_with_a_changed_one)
+{
+    const char *scene = scene_file("drop.json", drop_scene);
+    const char *golden = wpath("golden.csv");
+    sim_result r = run_sim(scene, "--steps", "120", "-o", golden, "-q");
+    cr_assert_eq(r.code, 0, "stderr: %s", r.err);
+    cr_assert_eq(r.out_size, 0, "-o FILE: nothing on stdout");
+    sim_free(&r);
+
+    r = run_sim(scene, "--steps", "120", "--compare", golden);
+    cr_assert_eq(r.code, 0, "stderr: %s", r.err);
+    cr_assert_eq(r.out_size, 0, "--compare writes nothing on stdout");
+    cr_assert_eq(r.err_size, 0, "stderr: %s", r.err);
+    sim_free(&r);
+
+    /* --every in both, and --contacts alongside --compare. */
+    const char *thin = wpath("thin.csv");
+    r = run_sim(scene, "--steps", "120", "--every", "7", "-o", thin);
+    sim_free(&r);
+    r = run_sim("--every", "7", "--compare", thin, scene, "--steps", "120", "--contacts", wpath("c.csv"));
+    cr_assert_eq(r.code, 0, "stderr: %s", r.err);
+    cr_assert_eq(r.out_size, 0);
+    sim_free(&r);
+
+    /* Change frame 60's ball py (line 1 + 60*3 + 1 + 1) in the golden. */
+    char *text = read_whole_file(golden, NULL);
+    char *p = text;
+    for (int i = 0; i < 1 + 60 * 3 + 1; i++) p = strchr(p, '\n') + 1;
+    cr_assert_eq(strncmp(p, "60,1,1,ball,", 12), 0, "%.40s", p);
+    char *py = strchr(p + 12, ',') + 1; /* after px */
+    size_t old_len = strcspn(py, ",");
+    size_t size = strlen(text) + 16;
+    char *changed = malloc(size);
+    cr_assert_not_null(changed);
+    snprintf(changed, size, "%.*s9.5%s", (int)(py - text), text, py + old_len);
+    write_text(golden, changed);
+    free(changed);
+    free(text);
+
+    r = run_sim(scene, "--steps", "120", "--compare", golden);
+    assert_failure(&r, 1, NULL);
+    cr_assert_eq(strncmp(r.err, "voltex-sim: frame 60 entity 1 (ball) py: ", 41), 0, "%s", r.err);
+    cr_assert_not_null(strstr(r.err, " vs golden 9.5 (diff "), "%s", r.err);
+    cr_assert_not_null(strstr(r.err, " > 1e-05)\n"), "%s", r.err);
+    sim_free(&r);
+
+    /* A big enough tolerance accepts it. */
+    r = run_sim(scene, "--steps", "120", "--compare", golden, "--tolerance", "100");
+    cr_assert_eq(r.code, 0, "stderr: %s", r.err);
+    sim_free(&r);
+
+    /* A run longer or shorter than the golden. */
+    r = run_sim(scene, "--steps", "121", "--compare", golden, "--tolerance", "100");
+    assert_failure(&r, 1, "voltex-sim: frame 121: golden trace ends here\n");
+    sim_free(&r);
+    r = run_sim(scene, "--steps", "119", "--compare", golden, "--tolerance", "100");
+    assert_failure(&r, 1, "voltex-sim: golden trace has more rows after frame 119\n");
+    sim_free(&r);
+}
+
+/* ---- determinism ---- */
+
+Test(cli, two_runs_are_byte_identical_for_any_thread_count)
+{
+    const char *scene = scene_file("drop.json", drop_scene);
+    sim_result a = run_sim(scene, "--steps", "300", "--threads", "1");
+    sim_result b = run_sim(scene, "--steps", "300", "--threads", "1");
+    sim_result c = run_sim(scene, "--threads", "2", "--steps", "300");
+    cr_assert_eq(a.code, 0);
+    cr_assert_gt(a.out_size, 1000);
+    cr_assert_eq(a.out_size, b.out_size);
+    cr_assert(memcmp(a.out, b.out, a.out_size) == 0, "two runs differ");
+    cr_assert_eq(a.out_size, c.out_size);
+    cr_assert(memcmp(a.out, c.out, a.out_size) == 0, "--threads 2 differs from --threads 1");
+    sim_free(&a);
+    sim_free(&b);
+    sim_free(&c);
+
+    a = run_sim(scene, "--steps", "100", "-f", "json");
+    b = run_sim(scene, "--steps", "100", "-f", "json", "--threads", "8");
+    cr_assert_eq(a.out_size, b.out_size);
+    cr_assert(memcmp(a.out, b.out, a.out_size) == 0, "JSON traces differ");
+    sim_free(&a);
+    sim_free(&b);
+}
+
+/* ---- options anywhere, stdout as "-", stats ---- */
+
+Test(cli, options_after_the_scene_path)
+{
+    const char *scene = scene_file("rest.json", rest_scene);
+    sim_result a = run_sim(scene, "--steps", "3", "-q", "--every", "3");
+    sim_result b = run_sim("-q", "--every=3", "-n3", scene);
+    sim_result c = run_sim("--steps", "3", "--every", "3", "-o", "-", "--", scene);
+    cr_assert_eq(a.code, 0, "stderr: %s", a.err);
+    cr_assert_eq(b.code, 0, "stderr: %s", b.err);
+    cr_assert_eq(c.code, 0, "stderr: %s", c.err);
+    cr_assert_eq(count_lines(a.out), 1 + 2 * 2);
+    cr_assert_str_eq(a.out, b.out);
+    cr_assert_str_eq(a.out, c.out);
+    sim_free(&a);
+    sim_free(&b);
+    sim_free(&c);
+}
+
+Test(cli, stats_summary_on_stderr)
+{
+    const char *scene = scene_file("drop.json", drop_scene);
+    sim_result r = run_sim(scene, "--steps", "50", "--stats", "-o", wpath("out.csv"));
+    cr_assert_eq(r.code, 0, "stderr: %s", r.err);
+    cr_assert_eq(r.out_size, 0);
+    cr_assert_eq(strncmp(r.err, "voltex-sim: bodies 3 (2 dynamic), steps 50, wall ", 49), 0, "%s", r.err);
+    cr_assert(strstr(r.err, " ms/step") && strstr(r.err, " steps/s") && strstr(r.err, " contacts/step"), "%s",
+              r.err);
+    sim_free(&r);
+}
+
+Test(cli, no_progress_when_stderr_is_not_a_terminal)
+{
+    const char *scene = scene_file("long.json", long_scene);
+    sim_result r = run_sim(scene, "--steps", "20000", "-o", "/dev/null");
+    cr_assert_eq(r.code, 0);
+    cr_assert_eq(r.err_size, 0, "stderr: %s", r.err);
+    sim_free(&r);
+}
+
+/* Spawns voltex-sim with args, stdout to out_path and stderr on a new
+ * pseudo-terminal; returns the terminal's master side. */
+static int spawn_on_terminal(const char *const *args, const char *out_path, pid_t *pid)
+{
+    int master = posix_openpt(O_RDWR | O_NOCTTY);
+    cr_assert_geq(master, 0, "no pseudo-terminal: %s", strerror(errno));
+    cr_assert_eq(grantpt(master), 0);
+    cr_assert_eq(unlockpt(master), 0);
+    const char *slave = ptsname(master);
+    cr_assert_not_null(slave);
+    const char *argv[16];
+    size_t n = 0;
+    argv[n++] = VOLTEX_SIM_PATH;
+    for (size_t i = 0; args[i] && n < 15; i++) argv[n++] = args[i];
+    argv[n] = NULL;
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addclose(&actions, master);
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, slave, O_RDWR | O_NOCTTY, 0);
+    cr_assert_eq(posix_spawn(pid, VOLTEX_SIM_PATH, &actions, NULL, (char *const *)argv, environ), 0);
+    posix_spawn_file_actions_destroy(&actions);
+    return master;
+}
+
+/* Reads what the terminal shows within `seconds` (or until want appears). */
+static size_t read_terminal(int master, double seconds, const char *want, char *buf, size_t size)
+{
+    size_t n = 0;
+    double end = now_seconds() + seconds;
+    buf[0] = '\0';
+    while (n + 1 < size && now_seconds() < end) {
+        struct pollfd p = {master, POLLIN, 0};
+        if (poll(&p, 1, 50) <= 0) continue;
+        ssize_t got = read(master, buf + n, size - n - 1);
+        if (got <= 0) break;
+        n += (size_t)got;
+        buf[n] = '\0';
+        if (want && strstr(buf, want)) break;
+    }
+    return n;
+}
+
+static void stop(pid_t pid)
+{
+    kill(pid, SIGKILL);
+    int status;
+    waitpid(pid, &status, 0);
+}
+
+Test(cli, progress_on_a_terminal_unless_quiet)
+{
+    const char *scene = scene_file("long.json", long_scene);
+    const char *out = wpath("out.csv");
+    char shown[4096];
+    pid_t pid;
+    /* A run far longer than the test: progress must show within seconds. */
+    int master = spawn_on_terminal((const char *const[]){scene, "--steps", "1000000000", "--every", "100000",
+                                                          "-o", "/dev/null", NULL},
+                                   out, &pid);
+    read_terminal(master, 10.0, "/1000000000", shown, sizeof shown);
+    read_terminal(master, 0.3, NULL, shown + strlen(shown), sizeof shown - strlen(shown));
+    stop(pid);
+    close(master);
+    cr_assert_eq(strncmp(shown, "\rvoltex-sim: step ", 18), 0, "terminal shows: %s", shown);
+    cr_assert_not_null(strstr(shown, "/1000000000"), "%s", shown);
+    cr_assert_null(strchr(shown, '\n'), "progress rewrites one line: %s", shown);
+
+    master = spawn_on_terminal((const char *const[]){scene, "--steps", "1000000000", "-o", "/dev/null", "-q", NULL},
+                               out, &pid);
+    size_t n = read_terminal(master, 0.6, NULL, shown, sizeof shown);
+    stop(pid);
+    close(master);
+    cr_assert_eq(n, 0, "--quiet: the terminal shows %s", shown);
+}
+
+/* ---- a reader that goes away ---- */
+
+Test(cli, closed_pipe_ends_quietly_and_promptly)
+{
+    const char *scene = scene_file("long.json", long_scene);
+    const char *err_path = wpath("err.txt");
+    int fds[2];
+    cr_assert_eq(pipe(fds), 0);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
+    posix_spawn_file_actions_addclose(&actions, fds[0]);
+    posix_spawn_file_actions_addclose(&actions, fds[1]);
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const char *argv[] = {VOLTEX_SIM_PATH, scene, NULL};
+    pid_t pid;
+    double start = now_seconds();
+    cr_assert_eq(posix_spawn(&pid, VOLTEX_SIM_PATH, &actions, NULL, (char *const *)argv, environ), 0);
+    posix_spawn_file_actions_destroy(&actions);
+    close(fds[1]);
+
+    /* Read the header line, then go away like `head -1`. */
+    char c;
+    char header[128];
+    size_t n = 0;
+    while (read(fds[0], &c, 1) == 1 && c != '\n' && n < sizeof header - 1) header[n++] = c;
+    header[n] = '\0';
+    close(fds[0]);
+    cr_assert_str_eq(header, "frame,time,entity,name,px,py,pz,qx,qy,qz,qw,vx,vy,vz,wx,wy,wz");
+
+    int status = 0;
+    pid_t done = 0;
+    const struct timespec tick = {0, 10 * 1000 * 1000};
+    while ((done = waitpid(pid, &status, WNOHANG)) == 0 && now_seconds() - start < 20.0) nanosleep(&tick, NULL);
+    if (done == 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        cr_assert_fail("voltex-sim kept running after its reader went away");
+    }
+    double elapsed = now_seconds() - start;
+    cr_assert(WIFEXITED(status), "killed by signal %d", WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    cr_assert_eq(WEXITSTATUS(status), 0);
+    char *err = read_whole_file(err_path, NULL);
+    cr_assert_str_eq(err, "", "a reader that goes away is no error");
+    free(err);
+    cr_assert_lt(elapsed, 5.0, "took %.1f s", elapsed);
+}
