@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# scripts/update_golden.sh [SCENE.json...]: regenerate tests/golden/<name>.csv
+# from scenes/<name>.json (all example scenes by default). Run it on purpose,
+# after a change that is meant to alter the physics, and say so in the commit.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/setup.sh"
+
+scenes=("$@")
+[ ${#scenes[@]} -gt 0 ] || scenes=("$vx_root"/scenes/*.json)
+mkdir -p "$vx_root/tests/golden"
+for scene in "${scenes[@]}"; do
+    name=$(basename "$scene" .json)
+    out="$vx_root/tests/golden/$name.csv"
+    "$vx_root/scripts/run.sh" "$scene" --quiet -o "$out"
+    vx_log "wrote tests/golden/$name.csv ($(wc -l <"$out") lines)"
+done

@@ -1,0 +1,77 @@
+/* Every example scene under scenes/ has a golden body trace in tests/golden/,
+ * and today's build reproduces it (voltex-sim --compare, default tolerance).
+ * Golden traces guard against regressions; the physics itself is checked
+ * against analytic results in test_step.c, test_analytic.c and others. */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define SCENES_DIR VOLTEX_SOURCE_DIR "/scenes"
+#define GOLDEN_DIR VOLTEX_SOURCE_DIR "/tests/golden"
+
+static int compare_names(const void *a, const void *b) { return strcmp((const char *)a, (const char *)b); }
+
+/* Names (without .json) of the example scenes, sorted; returns the count. */
+static size_t list_scenes(char names[][128], size_t max)
+{
+    DIR *dir = opendir(SCENES_DIR);
+    cr_assert_not_null(dir, "cannot open %s", SCENES_DIR);
+    size_t n = 0;
+    struct dirent *ent;
+    while ((ent = readdir(dir)) != NULL) {
+        size_t len = strlen(ent->d_name);
+        if (len > 5 && strcmp(ent->d_name + len - 5, ".json") == 0 && len - 5 < 128 && n < max) {
+            memcpy(names[n], ent->d_name, len - 5);
+            names[n][len - 5] = '\0';
+            n++;
+        }
+    }
+    closedir(dir);
+    qsort(names, n, sizeof names[0], compare_names);
+    return n;
+}
+
+static long file_size(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return -1;
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fclose(f);
+    return size;
+}
+
+Test(examples_golden, every_scene_matches_its_golden_trace, .timeout = 120)
+{
+    char names[64][128];
+    size_t n = list_scenes(names, 64);
+    cr_assert_geq(n, 5, "expected the example scenes under scenes/");
+    for (size_t i = 0; i < n; i++) {
+        char golden[512], cmd[2048], out[64], err[64];
+        snprintf(golden, sizeof golden, GOLDEN_DIR "/%s.csv", names[i]);
+        cr_assert_gt(file_size(golden), 0, "scene %s has no golden trace %s (scripts/update_golden.sh)", names[i],
+                     golden);
+        snprintf(out, sizeof out, "/tmp/vx_golden_out_%d", (int)getpid());
+        snprintf(err, sizeof err, "/tmp/vx_golden_err_%d", (int)getpid());
+        snprintf(cmd, sizeof cmd, "'%s' '" SCENES_DIR "/%s.json' --compare '%s' -q >%s 2>%s", VOLTEX_SIM_PATH,
+                 names[i], golden, out, err);
+        int status = system(cmd);
+        long out_size = file_size(out), err_size = file_size(err);
+        char message[600] = "";
+        FILE *f = fopen(err, "r");
+        if (f) {
+            if (!fgets(message, sizeof message, f)) message[0] = '\0';
+            fclose(f);
+        }
+        remove(out);
+        remove(err);
+        cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "scene %s differs from its golden trace: %s",
+                  names[i], message);
+        cr_assert_eq(out_size, 0, "--compare must write nothing on stdout");
+        cr_assert_eq(err_size, 0, "--compare success must be silent");
+    }
+}

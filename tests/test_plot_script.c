@@ -1,0 +1,45 @@
+/* scripts/plot_trace.py turns a body trace into a PNG of the chosen columns,
+ * and rejects a column that is not in the trace with a clear message. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define PLOT VOLTEX_SOURCE_DIR "/scripts/plot_trace.py"
+#define BALL_DROP VOLTEX_SOURCE_DIR "/scenes/ball_drop.json"
+
+static int run(const char *cmd)
+{
+    int status = system(cmd);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+Test(plot_script, ball_drop_trace_becomes_a_png, .timeout = 120)
+{
+    char png[64], cmd[1024];
+    snprintf(png, sizeof png, "/tmp/vx_plot_%d.png", (int)getpid());
+    snprintf(cmd, sizeof cmd, "'%s' '%s' --steps 120 -q | /usr/bin/python3 '%s' --entity ball --y py --y vy -o %s",
+             VOLTEX_SIM_PATH, BALL_DROP, PLOT, png);
+    cr_assert_eq(run(cmd), 0, "plot_trace.py failed: %s", cmd);
+    FILE *f = fopen(png, "rb");
+    cr_assert_not_null(f, "no PNG written");
+    unsigned char magic[8] = {0};
+    size_t got = fread(magic, 1, sizeof magic, f);
+    fclose(f);
+    remove(png);
+    cr_assert_eq(got, 8);
+    cr_assert(memcmp(magic, "\x89PNG\r\n\x1a\n", 8) == 0, "the output is not a PNG");
+}
+
+Test(plot_script, unknown_column_is_an_error, .timeout = 120)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "'%s' '%s' --steps 2 -q | /usr/bin/python3 '%s' --entity ball --y nosuch -o /tmp/vx_never.png "
+             "2>/dev/null",
+             VOLTEX_SIM_PATH, BALL_DROP, PLOT);
+    cr_assert_neq(run(cmd), 0, "a missing column must fail");
+    cr_assert(access("/tmp/vx_never.png", F_OK) != 0, "no PNG may be written on error");
+}
