@@ -156,13 +156,16 @@ typedef struct {
     vx_vec3 gravity;             /* m/s^2 */
     float fixed_dt;              /* s */
     int iterations;              /* velocity passes over the contacts */
+    int position_iterations;     /* position (penetration) passes after integration */
     int substeps;                /* sub-steps per fixed step */
     bool warm_starting;
     bool sleeping;
     int threads;
     float restitution_threshold; /* m/s: slower approaches do not bounce */
     float baumgarte_slop;        /* m: penetration left uncorrected */
-    float baumgarte_percent;     /* fraction of the rest corrected per step */
+    float baumgarte_percent;     /* fraction of the rest corrected per pass */
+    float max_correction;        /* m: the most one position pass moves a contact */
+    float speculative_distance;  /* m: contacts are made this far before touching */
 } vx_physics_config;
 
 /* gravity (0,-9.81,0), fixed_dt 1/60, iterations 10, substeps 1, warm starting

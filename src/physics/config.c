@@ -11,6 +11,9 @@
 #define VX_RESTITUTION_THRESHOLD 1.0f  /* m/s: slower approaches do not bounce, so resting bodies stay put */
 #define VX_BAUMGARTE_SLOP 0.01f        /* m: penetration left uncorrected, avoids jitter at rest (spec) */
 #define VX_BAUMGARTE_PERCENT 0.4f      /* 1: fraction of the remaining overlap removed per step (spec) */
+#define VX_POSITION_ITERATIONS 3       /* position passes after integration (tuned by the solver) */
+#define VX_MAX_CORRECTION 0.2f         /* m: one position pass never moves a contact further */
+#define VX_SPECULATIVE_DISTANCE 0.02f  /* m: contacts made this far ahead stop bodies before they overlap */
 
 vx_physics_config vx_physics_config_default(void)
 {
@@ -26,5 +29,8 @@ vx_physics_config vx_physics_config_default(void)
     c.restitution_threshold = VX_RESTITUTION_THRESHOLD;
     c.baumgarte_slop = VX_BAUMGARTE_SLOP;
     c.baumgarte_percent = VX_BAUMGARTE_PERCENT;
+    c.position_iterations = VX_POSITION_ITERATIONS;
+    c.max_correction = VX_MAX_CORRECTION;
+    c.speculative_distance = VX_SPECULATIVE_DISTANCE;
     return c;
 }
