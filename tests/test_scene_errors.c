@@ -241,8 +241,13 @@ Test(scene_errors, unknown_solver_key)
     expect_invalid("{\"solver\": {\"iteration\": 5}, \"entities\": []}",
                    "s.json: solver.iteration: unknown key (did you mean \"iterations\"?)");
     expect_invalid("{\"solver\": {\"gravity\": 5}, \"entities\": []}",
-                   "s.json: solver.gravity: unknown key (expected one of: iterations, substeps, warm_starting, "
-                   "sleeping, threads, restitution_threshold, baumgarte_slop, baumgarte_percent)");
+                   "s.json: solver.gravity: unknown key (expected one of: iterations, position_iterations, substeps, "
+                   "warm_starting, sleeping, threads, restitution_threshold, baumgarte_slop, baumgarte_percent, "
+                   "max_correction, speculative_distance)");
+    expect_invalid("{\"solver\": {\"position_iteration\": 5}, \"entities\": []}",
+                   "s.json: solver.position_iteration: unknown key (did you mean \"position_iterations\"?)");
+    expect_invalid("{\"solver\": {\"max_corection\": 0.1}, \"entities\": []}",
+                   "s.json: solver.max_corection: unknown key (did you mean \"max_correction\"?)");
 }
 
 Test(scene_errors, long_unknown_key_is_shortened)
@@ -318,6 +323,8 @@ Test(scene_errors, must_be_an_integer)
     expect_invalid("{\"steps\": \"10\", \"entities\": []}", "s.json: steps: must be an integer");
     expect_invalid("{\"steps\": 1.5, \"entities\": []}", "s.json: steps: must be an integer");
     expect_invalid("{\"solver\": {\"threads\": 2.5}, \"entities\": []}", "s.json: solver.threads: must be an integer");
+    expect_invalid("{\"solver\": {\"position_iterations\": 0.5}, \"entities\": []}",
+                   "s.json: solver.position_iterations: must be an integer");
 }
 
 Test(scene_errors, must_be_an_array_of_3_numbers)
@@ -447,6 +454,22 @@ Test(scene_errors, solver_counts_out_of_range)
     expect_invalid("{\"solver\": {\"threads\": 0}, \"entities\": []}", "s.json: solver.threads: must be between 1 and 256");
     expect_invalid("{\"solver\": {\"threads\": 257}, \"entities\": []}",
                    "s.json: solver.threads: must be between 1 and 256");
+    expect_invalid("{\"solver\": {\"position_iterations\": -1}, \"entities\": []}",
+                   "s.json: solver.position_iterations: must be between 0 and 1000");
+    expect_invalid("{\"solver\": {\"position_iterations\": 1001}, \"entities\": []}",
+                   "s.json: solver.position_iterations: must be between 0 and 1000");
+}
+
+Test(scene_errors, position_correction_settings_out_of_range)
+{
+    expect_invalid("{\"solver\": {\"max_correction\": 0}, \"entities\": []}",
+                   "s.json: solver.max_correction: must be > 0");
+    expect_invalid("{\"solver\": {\"max_correction\": -0.2}, \"entities\": []}",
+                   "s.json: solver.max_correction: must be > 0");
+    expect_invalid("{\"solver\": {\"speculative_distance\": -0.01}, \"entities\": []}",
+                   "s.json: solver.speculative_distance: must be >= 0");
+    expect_invalid("{\"solver\": {\"speculative_distance\": 1e39}, \"entities\": []}",
+                   "s.json: solver.speculative_distance: must be a finite number that fits a 32-bit float");
 }
 
 Test(scene_errors, number_too_big_for_a_float)
@@ -525,25 +548,7 @@ Test(scene_errors, static_or_kinematic_body_with_mass)
                    "s.json: entities[0].rigidbody.mass: a kinematic body has no mass (leave it out)");
 }
 
-/* ---- not supported yet ---- */
-
-Test(scene_errors, capsule_not_supported)
-{
-    expect_unsupported(ENTITIES("{\"collider\": {\"type\": \"capsule\", \"radius\": 0.5, \"half_height\": 1}}"),
-                       "s.json: entities[0].collider.type: capsule colliders are not supported yet");
-}
-
-Test(scene_errors, friction_not_supported)
-{
-    expect_unsupported(ENTITIES("{" SPHERE ", \"rigidbody\": {\"friction\": 0.5}}"),
-                       "s.json: entities[0].rigidbody.friction: friction is not supported yet (use 0 or leave it out)");
-}
-
-Test(scene_errors, angular_velocity_not_supported)
-{
-    expect_unsupported(ENTITIES("{\"rigidbody\": {\"angular_velocity\": [0, 1, 0]}}"),
-                       "s.json: entities[0].rigidbody.angular_velocity: rotation is not simulated yet");
-}
+/* ---- not supported yet (issue 4 work) ---- */
 
 Test(scene_errors, bullet_not_supported)
 {
@@ -557,40 +562,32 @@ Test(scene_errors, sleeping_not_supported)
                        "s.json: solver.sleeping: sleeping is not supported yet");
 }
 
-Test(scene_errors, rotated_box_not_supported)
-{
-    expect_unsupported(ENTITIES("{\"transform\": {\"rotation\": [0, 0, 1, 1]}, " BOX "}"),
-                       "s.json: entities[0].transform.rotation: rotated boxes are not supported yet");
-    expect_unsupported(ENTITIES("{}, {" BOX ", \"transform\": {\"rotation_deg\": [0, 0, 45]}}"),
-                       "s.json: entities[1].transform.rotation_deg: rotated boxes are not supported yet");
-}
-
-Test(scene_errors, dynamic_box_without_lock_rotation_not_supported)
-{
-    const char *msg = "s.json: entities[0].rigidbody.lock_rotation: rotating boxes are not supported yet; set "
-                      "\"lock_rotation\": true";
-    expect_unsupported(ENTITIES("{" BOX ", \"rigidbody\": {\"mass\": 1}}"), msg);
-    expect_unsupported(ENTITIES("{" BOX ", \"rigidbody\": {\"lock_rotation\": false}}"), msg);
-}
-
 Test(scene_errors, invalid_input_is_reported_before_unsupported_features)
 {
-    /* the unsupported friction comes first in the file, the typo wins */
-    expect_invalid(ENTITIES("{" SPHERE ", \"rigidbody\": {\"friction\": 0.5}}, {\"colider\": {}}"),
+    /* the unsupported bullet comes first in the file, the typo wins */
+    expect_invalid(ENTITIES("{" SPHERE ", \"rigidbody\": {\"bullet\": true}}, {\"colider\": {}}"),
                    "s.json: entities[1].colider: unknown key (did you mean \"collider\"?)");
+    expect_invalid("{\"solver\": {\"sleeping\": true}, \"entities\": [{\"rigidbody\": {\"mass\": -1}}]}",
+                   "s.json: entities[0].rigidbody.mass: must be >= 0");
     /* the first unsupported feature in the file is named */
-    expect_unsupported(ENTITIES("{\"rigidbody\": {\"bullet\": true, \"friction\": 1}}"),
+    expect_unsupported("{\"solver\": {\"sleeping\": true}, \"entities\": [{\"rigidbody\": {\"bullet\": true}}]}",
+                       "s.json: solver.sleeping: sleeping is not supported yet");
+    expect_unsupported(ENTITIES("{\"rigidbody\": {\"bullet\": true}}, {\"rigidbody\": {\"bullet\": true}}"),
                        "s.json: entities[0].rigidbody.bullet: continuous collision is not supported yet");
 }
 
-Test(scene_errors, what_is_supported_loads)
+Test(scene_errors, what_issue_3_simulates_is_no_longer_rejected)
 {
-    /* friction 0, all-zero angular velocity, bullet false, sleeping false */
-    const char *json = ENTITIES("{" BOX ", \"rigidbody\": {\"friction\": 0, \"angular_velocity\": [0, 0, 0],"
-                                " \"bullet\": false, \"lock_rotation\": true}}");
+    /* capsules, friction, spin, rotated and rotating boxes, with bullet and sleeping spelt out as false */
+    const char *json = "{\"solver\": {\"sleeping\": false}, \"entities\": ["
+                       "{\"collider\": {\"type\": \"capsule\", \"radius\": 0.5, \"half_height\": 1}},"
+                       "{" BOX ", \"transform\": {\"rotation_deg\": [0, 0, 45]},"
+                       " \"rigidbody\": {\"friction\": 0.8, \"angular_velocity\": [0, 1, 0], \"bullet\": false}},"
+                       "{" BOX ", \"transform\": {\"rotation\": [0, 0, 1, 1]}, \"rigidbody\": {\"lock_rotation\": false}}]}";
     vx_scene s;
     vx_error err;
     cr_assert_eq(vx_scene_load_string(json, strlen(json), "s.json", &s, &err), VX_OK, "%s", err.message);
+    cr_assert_eq(s.entity_count, 3);
     vx_scene_destroy(&s);
 }
 

@@ -131,6 +131,17 @@ Test(scene_load, defaults_fill_what_the_file_leaves_out)
     cr_assert_eq(s.steps, 600);
     cr_assert_eq(s.config.iterations, 10);
     cr_assert_eq(s.config.substeps, 1);
+    /* every solver setting the file leaves out is the engine's default */
+    vx_physics_config d = vx_physics_config_default();
+    cr_assert_eq(s.config.position_iterations, d.position_iterations);
+    cr_assert_eq(s.config.warm_starting, d.warm_starting);
+    cr_assert_eq(s.config.sleeping, d.sleeping);
+    cr_assert_eq(s.config.threads, d.threads);
+    cr_assert_eq(s.config.restitution_threshold, d.restitution_threshold);
+    cr_assert_eq(s.config.baumgarte_slop, d.baumgarte_slop);
+    cr_assert_eq(s.config.baumgarte_percent, d.baumgarte_percent);
+    cr_assert_eq(s.config.max_correction, d.max_correction);
+    cr_assert_eq(s.config.speculative_distance, d.speculative_distance);
     cr_assert_eq(s.entity_count, 2);
     cr_assert_str_eq(s.names[0], "entity0");
     cr_assert_str_eq(s.names[1], "entity1");
@@ -224,7 +235,8 @@ Test(scene_load, solver_keys_are_stored)
     vx_scene s;
     load_ok("{\"solver\": {\"iterations\": 25, \"substeps\": 4, \"warm_starting\": false, \"sleeping\": false,"
             " \"threads\": 8, \"restitution_threshold\": 0.5, \"baumgarte_slop\": 0.005,"
-            " \"baumgarte_percent\": 0.2},"
+            " \"baumgarte_percent\": 0.2, \"position_iterations\": 7, \"max_correction\": 0.05,"
+            " \"speculative_distance\": 0.03},"
             " \"gravity\": [1, 2, 3], \"dt\": 0.01, \"steps\": 0, \"entities\": []}",
             "solver.json", &s);
     cr_assert_eq(s.config.iterations, 25);
@@ -235,6 +247,9 @@ Test(scene_load, solver_keys_are_stored)
     cr_assert_eq(s.config.restitution_threshold, 0.5f);
     cr_assert_eq(s.config.baumgarte_slop, 0.005f);
     cr_assert_eq(s.config.baumgarte_percent, 0.2f);
+    cr_assert_eq(s.config.position_iterations, 7);
+    cr_assert_eq(s.config.max_correction, 0.05f);
+    cr_assert_eq(s.config.speculative_distance, 0.03f);
     VX_ASSERT_VEC3_NEAR(s.config.gravity, 1, 2, 3, 0);
     cr_assert_eq(s.config.fixed_dt, 0.01f);
     cr_assert_eq(s.steps, 0);
@@ -248,6 +263,19 @@ Test(scene_load, solver_keys_are_stored)
     cr_assert_eq(s.config.substeps, 1000);
     cr_assert_eq(s.config.threads, 256);
     cr_assert_eq(s.steps, VX_SCENE_MAX_STEPS);
+    vx_scene_destroy(&s);
+    load_ok("{\"solver\": {\"position_iterations\": 1000, \"speculative_distance\": 1e30, \"max_correction\": 1e-30},"
+            " \"entities\": []}",
+            "solver.json", &s);
+    cr_assert_eq(s.config.position_iterations, 1000);
+    cr_assert_eq(s.config.speculative_distance, 1e30f);
+    cr_assert_eq(s.config.max_correction, 1e-30f);
+    vx_scene_destroy(&s);
+    /* 0 position passes and no speculative margin are settings, not mistakes */
+    load_ok("{\"solver\": {\"position_iterations\": 0, \"speculative_distance\": 0}, \"entities\": []}",
+            "solver.json", &s);
+    cr_assert_eq(s.config.position_iterations, 0);
+    cr_assert_eq(s.config.speculative_distance, 0.0f);
     vx_scene_destroy(&s);
 }
 
@@ -316,16 +344,83 @@ Test(scene_load, rigidbody_fields_override_the_constructor)
     vx_scene_destroy(&s);
 }
 
-Test(scene_load, unrotated_boxes_pass_whatever_the_spelling)
+Test(scene_load, boxes_keep_their_rotation)
 {
     vx_scene s;
     load_ok("{\"entities\": ["
             "{\"transform\": {\"rotation\": [0, 0, 0, -2]}, \"collider\": {\"type\": \"box\", \"half_extents\": [1, 1, 1]}},"
-            "{\"transform\": {\"rotation_deg\": [0, 360, 0]}, \"collider\": {\"type\": \"box\", \"half_extents\": [1, 1, 1]}},"
-            "{\"transform\": {\"rotation\": [0, 0, 0.000001, 1]}, \"collider\": {\"type\": \"box\", \"half_extents\": [1, 1, 1]}},"
-            "{\"transform\": {\"rotation_deg\": [30, 40, 50]}, \"collider\": {\"type\": \"sphere\", \"radius\": 1}}]}",
+            "{\"transform\": {\"rotation_deg\": [0, 0, 20]}, \"collider\": {\"type\": \"box\", \"half_extents\": [4, 0.25, 2]}},"
+            "{\"transform\": {\"rotation\": [0, 1, 0, 1]}, \"collider\": {\"type\": \"box\", \"half_extents\": [1, 2, 3]},"
+            " \"rigidbody\": {\"mass\": 2}}]}",
             "boxes.json", &s);
-    cr_assert_eq(s.entity_count, 4);
+    cr_assert_eq(s.entity_count, 3);
+    assert_quat_near(transform_of(&s, 0)->rotation, 0, 0, 0, -1);
+    /* a 20 degree ramp: its top face normal tilts from +Y towards -X */
+    vx_quat ramp = transform_of(&s, 1)->rotation;
+    double half = 20.0 * 3.14159265358979323846 / 360.0;
+    assert_quat_near(ramp, 0, 0, (float)sin(half), (float)cos(half));
+    vx_vec3 up = vx_quat_rotate(ramp, vx_vec3_make(0, 1, 0));
+    VX_ASSERT_VEC3_NEAR(up, -sin(2 * half), cos(2 * half), 0, 1e-6);
+    VX_ASSERT_VEC3_NEAR(collider_of(&s, 1)->half_extents, 4, 0.25f, 2, 0);
+    cr_assert_eq(body_of(&s, 1)->type, VX_BODY_STATIC);
+    /* a dynamic box, turned 90 degrees about Y, free to rotate */
+    assert_quat_near(transform_of(&s, 2)->rotation, 0, 0.70710678f, 0, 0.70710678f);
+    cr_assert_eq(body_of(&s, 2)->type, VX_BODY_DYNAMIC);
+    cr_assert_not(body_of(&s, 2)->lock_rotation);
+    vx_scene_destroy(&s);
+}
+
+Test(scene_load, capsules_are_stored)
+{
+    vx_scene s;
+    load_ok("{\"entities\": ["
+            "{\"name\": \"pill\", \"transform\": {\"position\": [0, 2, 0], \"rotation_deg\": [0, 0, 90]},"
+            " \"collider\": {\"type\": \"capsule\", \"radius\": 0.25, \"half_height\": 0.75},"
+            " \"rigidbody\": {\"mass\": 3}},"
+            "{\"collider\": {\"half_height\": 2, \"sensor\": true, \"radius\": 1.5, \"type\": \"capsule\"}}]}",
+            "caps.json", &s);
+    const vx_collider *c0 = collider_of(&s, 0);
+    cr_assert_not_null(c0);
+    cr_assert_eq(c0->type, VX_SHAPE_CAPSULE);
+    cr_assert_eq(c0->radius, 0.25f);
+    cr_assert_eq(c0->half_height, 0.75f);
+    cr_assert_not(c0->sensor);
+    cr_assert_eq(body_of(&s, 0)->type, VX_BODY_DYNAMIC);
+    cr_assert_eq(body_of(&s, 0)->mass, 3.0f);
+    assert_quat_near(transform_of(&s, 0)->rotation, 0, 0, 0.70710678f, 0.70710678f);
+    const vx_collider *c1 = collider_of(&s, 1);
+    cr_assert_eq(c1->type, VX_SHAPE_CAPSULE);
+    cr_assert_eq(c1->radius, 1.5f);
+    cr_assert_eq(c1->half_height, 2.0f);
+    cr_assert(c1->sensor);
+    cr_assert_eq(body_of(&s, 1)->type, VX_BODY_STATIC);
+    vx_scene_destroy(&s);
+}
+
+Test(scene_load, friction_and_angular_velocity_are_stored)
+{
+    vx_scene s;
+    load_ok("{\"entities\": ["
+            "{\"collider\": {\"type\": \"box\", \"half_extents\": [0.5, 0.25, 0.125]},"
+            " \"rigidbody\": {\"friction\": 0.6, \"angular_velocity\": [0.1, 5, -2.5]}},"
+            "{\"collider\": {\"type\": \"sphere\", \"radius\": 0.5}, \"rigidbody\": {\"friction\": 2.5}},"
+            "{\"collider\": {\"type\": \"box\", \"half_extents\": [10, 1, 10]}, \"rigidbody\": {\"type\": \"static\","
+            " \"friction\": 0}},"
+            "{\"rigidbody\": {\"type\": \"kinematic\", \"angular_velocity\": [0, 3, 0]}}]}",
+            "spin.json", &s);
+    const vx_rigidbody *b0 = body_of(&s, 0);
+    cr_assert_eq(b0->type, VX_BODY_DYNAMIC);
+    cr_assert_eq(b0->friction, 0.6f);
+    VX_ASSERT_VEC3_NEAR(b0->angular_velocity, 0.1f, 5, -2.5f, 0);
+    cr_assert_not(b0->lock_rotation);
+    cr_assert_eq(body_of(&s, 1)->friction, 2.5f);
+    VX_ASSERT_VEC3_NEAR(body_of(&s, 1)->angular_velocity, 0, 0, 0, 0);
+    cr_assert_eq(body_of(&s, 2)->friction, 0.0f);
+    cr_assert_eq(body_of(&s, 3)->type, VX_BODY_KINEMATIC);
+    VX_ASSERT_VEC3_NEAR(body_of(&s, 3)->angular_velocity, 0, 3, 0, 0);
+    /* left out, friction is the constructor's 0.5 */
+    cr_assert_eq(body_of(&s, 3)->friction, vx_rigidbody_kinematic().friction);
+    cr_assert_eq(vx_rigidbody_dynamic(1.0f).friction, 0.5f);
     vx_scene_destroy(&s);
 }
 

@@ -109,12 +109,6 @@ vx_status vx_scene_read_collider(vx_scene_builder *b, const cJSON *collider, vx_
     }
     if (st == VX_OK) st = check_required(r, shape->type, &given);
     if (st != VX_OK) return st;
-
-    if (shape->type == VX_SHAPE_CAPSULE) {
-        size_t mark = vx_json_path_push_key(r, "type");
-        vx_scene_note_unsupported(b, "capsule colliders are not supported yet");
-        vx_json_path_pop(r, mark);
-    }
     def->has_collider = true;
     def->collider = c;
     return VX_OK;

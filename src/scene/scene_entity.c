@@ -1,7 +1,6 @@
-/* The "entities" array: each entity's keys, its name, the combinations the
- * engine cannot simulate yet, then the entity itself in the world. */
+/* The "entities" array: each entity's keys, its name, then the entity itself
+ * in the world. */
 #include <assert.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +8,6 @@
 #include "scene/scene_internal.h"
 
 #define VX_SCENE_NAME_MAX 64            /* bytes of an entity name */
-#define VX_IDENTITY_W_TOLERANCE 1e-6f   /* |w| this close to 1 counts as no rotation */
 
 static const char *const entity_keys[] = {"name", "transform", "collider", "rigidbody"};
 
@@ -59,27 +57,6 @@ static vx_status default_name(vx_scene_builder *b, size_t index)
     vx_status st = claim_name(b, name, index);
     vx_json_path_pop(&b->json, mark);
     return st;
-}
-
-/* Notes a problem at entity.outer.inner. */
-static void note_unsupported_at(vx_scene_builder *b, const char *outer, const char *inner, const char *problem)
-{
-    size_t mark = vx_json_path_push_key(&b->json, outer);
-    vx_json_path_push_key(&b->json, inner);
-    vx_scene_note_unsupported(b, "%s", problem);
-    vx_json_path_pop(&b->json, mark);
-}
-
-/* Boxes are axis-aligned in the narrow phase and never turn. */
-static void check_box_support(vx_scene_builder *b, const vx_scene_entity_def *def)
-{
-    if (!def->has_collider || def->collider.type != VX_SHAPE_BOX) return;
-    if (fabsf(fabsf(def->transform.rotation.w) - 1.0f) > VX_IDENTITY_W_TOLERANCE)
-        note_unsupported_at(b, "transform", def->rotation_key ? def->rotation_key : "rotation",
-                            "rotated boxes are not supported yet");
-    if (def->has_rigidbody && def->body.type == VX_BODY_DYNAMIC && !def->body.lock_rotation)
-        note_unsupported_at(b, "rigidbody", "lock_rotation",
-                            "rotating boxes are not supported yet; set \"lock_rotation\": true");
 }
 
 static vx_status add_component(vx_scene_builder *b, vx_entity e, vx_component_type type, const void *value)
@@ -133,7 +110,6 @@ static vx_status read_entity(vx_scene_builder *b, const cJSON *entity, size_t in
     }
     if (st == VX_OK && !b->scene->names[index]) st = default_name(b, index);
     if (st != VX_OK) return st;
-    check_box_support(b, &def);
     return spawn(b, &def, index);
 }
 

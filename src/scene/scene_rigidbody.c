@@ -34,7 +34,6 @@ static vx_status read_member(vx_scene_builder *b, const cJSON *m, vx_rigidbody *
 {
     vx_json_reader *r = &b->json;
     const char *key = m->string;
-    vx_status st = VX_OK;
     if (strcmp(key, "type") == 0) {
         g->type = true;
         return read_body_type(r, m, &v->type);
@@ -49,10 +48,7 @@ static vx_status read_member(vx_scene_builder *b, const cJSON *m, vx_rigidbody *
     }
     if (strcmp(key, "friction") == 0) {
         g->friction = true;
-        st = vx_json_read_float(r, m, VX_JSON_NON_NEGATIVE, &v->friction);
-        if (st == VX_OK && v->friction > 0.0f)
-            vx_scene_note_unsupported(b, "friction is not supported yet (use 0 or leave it out)");
-        return st;
+        return vx_json_read_float(r, m, VX_JSON_NON_NEGATIVE, &v->friction);
     }
     if (strcmp(key, "gravity_scale") == 0) {
         g->gravity_scale = true;
@@ -64,11 +60,7 @@ static vx_status read_member(vx_scene_builder *b, const cJSON *m, vx_rigidbody *
     }
     if (strcmp(key, "angular_velocity") == 0) {
         g->angular_velocity = true;
-        st = vx_json_read_vec3(r, m, VX_JSON_ANY, &v->angular_velocity);
-        vx_vec3 w = v->angular_velocity;
-        if (st == VX_OK && (w.x != 0.0f || w.y != 0.0f || w.z != 0.0f))
-            vx_scene_note_unsupported(b, "rotation is not simulated yet");
-        return st;
+        return vx_json_read_vec3(r, m, VX_JSON_ANY, &v->angular_velocity);
     }
     if (strcmp(key, "lock_rotation") == 0) {
         g->lock_rotation = true;
@@ -87,7 +79,8 @@ static vx_status read_member(vx_scene_builder *b, const cJSON *m, vx_rigidbody *
         return vx_json_read_bool(r, m, &v->can_sleep);
     }
     g->bullet = true; /* "bullet" */
-    st = vx_json_read_bool(r, m, &v->bullet);
+    vx_status st = vx_json_read_bool(r, m, &v->bullet);
+    /* continuous collision between dynamic bodies is issue 4 work */
     if (st == VX_OK && v->bullet) vx_scene_note_unsupported(b, "continuous collision is not supported yet");
     return st;
 }

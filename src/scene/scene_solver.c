@@ -6,15 +6,17 @@
 #define VX_SCENE_MAX_ITERATIONS 1000 /* velocity passes per step: far beyond any useful setting */
 #define VX_SCENE_MAX_SUBSTEPS 1000   /* substeps per step: likewise */
 #define VX_SCENE_MAX_THREADS 256     /* workers: more than any machine we target */
+#define VX_SCENE_MAX_POSITION_ITERATIONS 1000 /* position passes per step (0 turns them off): likewise */
 
-static const char *const solver_keys[] = {"iterations",    "substeps",    "warm_starting",
-                                          "sleeping",      "threads",     "restitution_threshold",
-                                          "baumgarte_slop", "baumgarte_percent"};
+static const char *const solver_keys[] = {
+    "iterations",     "position_iterations", "substeps",       "warm_starting",        "sleeping",
+    "threads",        "restitution_threshold", "baumgarte_slop", "baumgarte_percent", "max_correction",
+    "speculative_distance"};
 
-static vx_status read_int_setting(vx_json_reader *r, const cJSON *item, int64_t max, int *out)
+static vx_status read_int_setting(vx_json_reader *r, const cJSON *item, int64_t min, int64_t max, int *out)
 {
     int64_t v;
-    vx_status st = vx_json_read_int(r, item, 1, max, &v);
+    vx_status st = vx_json_read_int(r, item, min, max, &v);
     if (st == VX_OK) *out = (int)v;
     return st;
 }
@@ -23,18 +25,24 @@ static vx_status read_solver_member(vx_scene_builder *b, const cJSON *m, vx_phys
 {
     vx_json_reader *r = &b->json;
     const char *key = m->string;
-    if (strcmp(key, "iterations") == 0) return read_int_setting(r, m, VX_SCENE_MAX_ITERATIONS, &c->iterations);
-    if (strcmp(key, "substeps") == 0) return read_int_setting(r, m, VX_SCENE_MAX_SUBSTEPS, &c->substeps);
-    if (strcmp(key, "threads") == 0) return read_int_setting(r, m, VX_SCENE_MAX_THREADS, &c->threads);
+    if (strcmp(key, "iterations") == 0) return read_int_setting(r, m, 1, VX_SCENE_MAX_ITERATIONS, &c->iterations);
+    if (strcmp(key, "position_iterations") == 0)
+        return read_int_setting(r, m, 0, VX_SCENE_MAX_POSITION_ITERATIONS, &c->position_iterations);
+    if (strcmp(key, "substeps") == 0) return read_int_setting(r, m, 1, VX_SCENE_MAX_SUBSTEPS, &c->substeps);
+    if (strcmp(key, "threads") == 0) return read_int_setting(r, m, 1, VX_SCENE_MAX_THREADS, &c->threads);
     if (strcmp(key, "warm_starting") == 0) return vx_json_read_bool(r, m, &c->warm_starting);
     if (strcmp(key, "sleeping") == 0) {
         vx_status st = vx_json_read_bool(r, m, &c->sleeping);
+        /* sleeping islands are issue 4 work */
         if (st == VX_OK && c->sleeping) vx_scene_note_unsupported(b, "sleeping is not supported yet");
         return st;
     }
     if (strcmp(key, "restitution_threshold") == 0)
         return vx_json_read_float(r, m, VX_JSON_NON_NEGATIVE, &c->restitution_threshold);
     if (strcmp(key, "baumgarte_slop") == 0) return vx_json_read_float(r, m, VX_JSON_NON_NEGATIVE, &c->baumgarte_slop);
+    if (strcmp(key, "max_correction") == 0) return vx_json_read_float(r, m, VX_JSON_POSITIVE, &c->max_correction);
+    if (strcmp(key, "speculative_distance") == 0)
+        return vx_json_read_float(r, m, VX_JSON_NON_NEGATIVE, &c->speculative_distance);
     return vx_json_read_float(r, m, VX_JSON_UNIT, &c->baumgarte_percent); /* baumgarte_percent */
 }
 
