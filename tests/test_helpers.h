@@ -6,6 +6,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "voltex/math.h"
 
@@ -82,6 +83,70 @@ static inline vx_transform *vx_test_transform(vx_world *w, vx_entity e)
     vx_transform *t = vx_world_get(w, e, VX_COMPONENT_TRANSFORM);
     cr_assert_not_null(t);
     return t;
+}
+
+/* A capsule collider (physics.h has constructors for spheres and boxes only). */
+static inline vx_collider vx_test_capsule(float radius, float half_height)
+{
+    vx_collider c;
+    memset(&c, 0, sizeof c);
+    c.type = VX_SHAPE_CAPSULE;
+    c.radius = radius;
+    c.half_height = half_height;
+    return c;
+}
+
+/* vx_test_spawn_body, then the orientation set to rotation. */
+static inline vx_entity vx_test_spawn_rotated(vx_world *w, vx_vec3 position, vx_quat rotation,
+                                              const vx_collider *collider, const vx_rigidbody *body)
+{
+    vx_entity e = vx_test_spawn_body(w, position, collider, body);
+    vx_test_transform(w, e)->rotation = rotation;
+    return e;
+}
+
+/* What vx_physics_step needs between steps, kept together. */
+typedef struct {
+    vx_physics_config cfg;
+    vx_physics_scratch scratch;
+    vx_contact_list report; /* the last step's */
+} vx_test_stepper;
+
+/* Default config (the caller may change cfg before the first step). */
+static inline void vx_test_stepper_init(vx_test_stepper *s)
+{
+    s->cfg = vx_physics_config_default();
+    vx_physics_scratch_init(&s->scratch);
+    vx_contact_list_init(&s->report);
+}
+
+static inline void vx_test_stepper_free(vx_test_stepper *s)
+{
+    vx_contact_list_free(&s->report);
+    vx_physics_scratch_free(&s->scratch);
+}
+
+static inline void vx_test_step(vx_world *w, vx_test_stepper *s)
+{
+    cr_assert_eq(vx_physics_step(w, &s->cfg, &s->scratch, &s->report), VX_OK);
+}
+
+/* The sum of the normal impulses of the last report between a and b (either
+ * order), and how many points it has. */
+static inline float vx_test_pair_impulse(const vx_test_stepper *s, vx_entity a, vx_entity b, int *points)
+{
+    float sum = 0.0f;
+    int n = 0;
+    for (size_t i = 0; i < s->report.count; i++) {
+        const vx_contact *c = &s->report.items[i];
+        bool ab = vx_entity_equal(c->entity_a, a) && vx_entity_equal(c->entity_b, b);
+        bool ba = vx_entity_equal(c->entity_a, b) && vx_entity_equal(c->entity_b, a);
+        if (!ab && !ba) continue;
+        sum += c->impulse;
+        n++;
+    }
+    if (points) *points = n;
+    return sum;
 }
 
 #endif

@@ -169,7 +169,9 @@ typedef struct {
 } vx_physics_config;
 
 /* gravity (0,-9.81,0), fixed_dt 1/60, iterations 10, substeps 1, warm starting
- * on, sleeping off, 1 thread, restitution threshold 1 m/s, slop 0.01, 0.4. */
+ * on, sleeping off, 1 thread, restitution threshold 1 m/s, slop 0.01,
+ * percent 0.4, 3 position iterations, max correction 0.2 m, speculative
+ * distance 0.02 m (src/physics/config.c says why). */
 vx_physics_config vx_physics_config_default(void);
 
 /* ---- the step, in the spec's stages ---- */
@@ -184,17 +186,31 @@ void vx_integrate(vx_world *world, const vx_physics_config *config, float dt);
  * position correction; adds the applied normal impulse to each contact. */
 void vx_resolve_collisions(vx_world *world, vx_contact_list *contacts, const vx_physics_config *config);
 
-/* Reusable buffers of the step (no global state). */
+/* The step's private state between steps: the gathered bodies, the broad
+ * and narrow phase buffers, the contact cache (last step's impulses, for warm
+ * starting) and the solver's arrays. Defined in src/physics/step.c. */
+struct vx_step_state;
+
+/* Reusable buffers of the step and the state it carries from one step to the
+ * next (no global state). Keep one per world for the whole run. */
 typedef struct {
     vx_contact_list substep_contacts;
+    struct vx_step_state *state; /* created by the first step, freed by vx_physics_scratch_free */
 } vx_physics_scratch;
 
 void vx_physics_scratch_init(vx_physics_scratch *s);
 void vx_physics_scratch_free(vx_physics_scratch *s);
 
-/* One fixed step of config->fixed_dt: per substep integrate, detect, resolve.
- * report (cleared first) receives the contacts found during the step, with
- * impulses summed over substeps, sorted. */
+/* One fixed step of config->fixed_dt: the bodies are gathered from the world
+ * once, then per substep: velocities (gravity, damping), detection
+ * (speculative manifolds), the contact solver (warm started, friction,
+ * restitution), positions and orientations, position correction; the
+ * result is written back at the end. report (cleared first) receives the
+ * contact points of the step with the end-of-step geometry, those with
+ * depth > 0 or a normal impulse > 0 (sensors: impulse 0), impulses summed
+ * over substeps, sorted. VX_ERR_INVALID if config->substeps < 1 or
+ * fixed_dt is not a positive number, VX_ERR_NOMEM if a buffer cannot grow
+ * (the world is then left as it was). */
 vx_status vx_physics_step(vx_world *world, const vx_physics_config *config, vx_physics_scratch *scratch,
                           vx_contact_list *report);
 

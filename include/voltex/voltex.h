@@ -8,6 +8,8 @@
 #include "voltex/math.h"
 #include "voltex/ecs.h"
 #include "voltex/physics.h"
+#include "voltex/collide.h"
+#include "voltex/rotation.h"
 #include "voltex/scene.h"
 #include "voltex/trace.h"
 

@@ -1,0 +1,38 @@
+/* Integration of the step's bodies: semi-implicit Euler, velocities first
+ * (before the contact solver), positions after it. See solver_body.h. */
+#include "physics/solver_body.h"
+
+#include "voltex/rotation.h"
+
+/* 1 / (1 + h c): implicit damping, stable for any h and c >= 0 (Box2D). */
+static float damping_factor(float h, float c) { return 1.0f / (1.0f + h * c); }
+
+void vx_solver_bodies_integrate_velocities(vx_solver_bodies *b, float h)
+{
+    for (size_t i = 0; i < b->count; i++) {
+        const vx_body_info *info = &b->info[i];
+        if (info->motion != VX_MOTION_DYNAMIC) continue;
+        vx_body_velocity *vel = &b->velocity[i];
+        /* The spec's step, operation for operation: v += (g * gravity_scale) * h. */
+        vel->v = vx_vec3_add(vel->v, vx_vec3_scale(info->gravity, h));
+        if (info->linear_damping > 0.0f) vel->v = vx_vec3_scale(vel->v, damping_factor(h, info->linear_damping));
+        if (info->angular_damping > 0.0f) vel->w = vx_vec3_scale(vel->w, damping_factor(h, info->angular_damping));
+    }
+}
+
+void vx_solver_bodies_integrate_positions(vx_solver_bodies *b, float h)
+{
+    for (size_t i = 0; i < b->count; i++) {
+        const vx_body_info *info = &b->info[i];
+        if (info->motion == VX_MOTION_STATIC) continue;
+        vx_body_pose *pose = &b->pose[i];
+        vx_body_velocity *vel = &b->velocity[i];
+        pose->x = vx_vec3_add(pose->x, vx_vec3_scale(vel->v, h));
+        if (!info->rotates) continue;
+        /* Torque-free rotation with the gyroscopic term, conserving |L| and
+         * energy. A kinematic body, or a dynamic one without a collider,
+         * has no inertia here: vx_rotation_integrate then turns it rigidly
+         * at w and leaves w as it is. Zero w leaves q bit for bit. */
+        vx_rotation_integrate(&pose->q, &vel->w, info->inertia, h);
+    }
+}

@@ -1,0 +1,58 @@
+/* Last step's contact impulses, for warm starting (private to the physics
+ * module). An entry is keyed by (entity a index, entity b index, feature id)
+ * and the entities' generations; the entries are stored sorted by that key,
+ * so the next step, whose pairs come out of detection in the same order,
+ * finds each pair's entries by one merge walk: deterministic, no hashing.
+ * Within a pair a point takes the entry of its own feature id, else the
+ * nearest unclaimed one (see contact_solver.c). */
+#ifndef VOLTEX_PHYSICS_CONTACT_CACHE_H
+#define VOLTEX_PHYSICS_CONTACT_CACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "voltex/ecs.h"
+#include "voltex/error.h"
+#include "voltex/math.h"
+
+typedef struct {
+    uint32_t a_index;
+    uint32_t b_index;
+    uint32_t feature;
+    uint32_t a_generation;
+    uint32_t b_generation;
+    float normal_impulse;     /* N*s, accumulated over the solve */
+    vx_vec3 friction_impulse; /* N*s, world frame (the tangents may turn a little by the next step) */
+    vx_vec3 pending_velocity; /* m/s, world: a speculative point stopped a fast approach at the surface,
+                                 this was the relative velocity (B - A) there before; the bounce is due
+                                 when it touches (0: none) */
+    float pending_after;      /* m/s: the normal velocity that stop left (along the normal of then) */
+    vx_vec3 local_a;          /* the point on A, in A's body frame: matches a point whose feature id changed */
+} vx_contact_cache_entry;
+
+typedef struct {
+    vx_contact_cache_entry *items; /* sorted by key */
+    size_t count;
+    size_t capacity;
+    vx_contact_cache_entry *next; /* being written for the next step */
+    size_t next_count;
+    size_t next_capacity;
+} vx_contact_cache;
+
+void vx_contact_cache_init(vx_contact_cache *c);
+void vx_contact_cache_free(vx_contact_cache *c);
+void vx_contact_cache_clear(vx_contact_cache *c);
+
+/* The entries of pair (a, b) (generations included): *first and the count
+ * returned, 0 if none. cursor is for the merge walk: start at 0 and look
+ * pairs up in increasing (a.index, b.index) order. */
+size_t vx_contact_cache_find_pair(const vx_contact_cache *c, size_t *cursor, vx_entity a, vx_entity b,
+                                  size_t *first);
+
+/* Writing the next step's entries, in increasing key order; commit makes
+ * them the current ones. */
+void vx_contact_cache_begin(vx_contact_cache *c);
+vx_status vx_contact_cache_append(vx_contact_cache *c, const vx_contact_cache_entry *e);
+void vx_contact_cache_commit(vx_contact_cache *c);
+
+#endif

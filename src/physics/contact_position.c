@@ -1,0 +1,77 @@
+/* Position correction after integration: non-linear Gauss-Seidel passes
+ * (Box2D v2.4's b2ContactSolver::SolvePositionConstraints, in 3D; Jolt does
+ * the same). Each pass recomputes every point's separation from the current
+ * poses, with the anchors kept in the body frames and the normal of the
+ * substep, and moves the two bodies apart by a pseudo impulse:
+ *     C = clamp(percent (sep + slop), -max_correction, 0),  lambda = -C / K,
+ *     xA -= mA n lambda,  qA turned by -IA^-1 (rA x n) lambda,  and + for B.
+ * Only poses change, never velocities: the correction adds no energy. */
+#include "physics/contact_solver.h"
+
+/* A pass that found no point deeper than this many slops ends the passes:
+ * what is left is within reach of the next step's first pass. */
+#define VX_POSITION_DONE_SLOPS 3.0f
+
+/* q turned by the small rotation vector theta (radians): first order, then
+ * normalised; exact enough for corrections of a few millimetres. */
+static vx_quat turn(vx_quat q, vx_vec3 theta)
+{
+    vx_quat dq = vx_quat_mul(vx_quat_make(theta.x, theta.y, theta.z, 0.0f), q);
+    return vx_quat_normalize(
+        vx_quat_make(q.x + 0.5f * dq.x, q.y + 0.5f * dq.y, q.z + 0.5f * dq.z, q.w + 0.5f * dq.w));
+}
+
+static vx_vec3 to_world(const vx_body_pose *p, vx_vec3 local) { return vx_vec3_add(p->x, vx_quat_rotate(p->q, local)); }
+
+/* One pass; returns the smallest separation seen (before its correction). */
+static float position_pass(const vx_contact_solver *s, vx_solver_bodies *bodies, float percent, float slop,
+                           float max_correction)
+{
+    float min_sep = 0.0f;
+    for (size_t i = 0; i < s->count; i++) {
+        const vx_contact_constraint *c = &s->constraints[i];
+        if (!c->solve) continue;
+        vx_body_pose *pa = &bodies->pose[c->a];
+        vx_body_pose *pb = &bodies->pose[c->b];
+        const vx_body_mass *ma = &bodies->mass[c->a];
+        const vx_body_mass *mb = &bodies->mass[c->b];
+        bool move_a = c->inv_mass_a > 0.0f, move_b = c->inv_mass_b > 0.0f;
+        bool turn_a = move_a && bodies->info[c->a].rotates, turn_b = move_b && bodies->info[c->b].rotates;
+        for (int k = 0; k < c->count; k++) {
+            const vx_contact_anchor *an = &s->anchors[c->first + (uint32_t)k];
+            vx_vec3 wa = to_world(pa, an->local_a);
+            vx_vec3 wb = to_world(pb, an->local_b);
+            float sep = vx_vec3_dot(vx_vec3_sub(wb, wa), c->n);
+            min_sep = fminf(min_sep, sep);
+            float C = percent * (sep + slop);
+            C = C < -max_correction ? -max_correction : (C > 0.0f ? 0.0f : C);
+            if (!(C < 0.0f)) continue;
+
+            vx_vec3 mid = vx_vec3_scale(vx_vec3_add(wa, wb), 0.5f);
+            vx_vec3 rn_a = vx_vec3_cross(vx_vec3_sub(mid, pa->x), c->n);
+            vx_vec3 rn_b = vx_vec3_cross(vx_vec3_sub(mid, pb->x), c->n);
+            vx_vec3 ia = vx_mat3_mul_vec3(&ma->inv_inertia, rn_a);
+            vx_vec3 ib = vx_mat3_mul_vec3(&mb->inv_inertia, rn_b);
+            float k_eff = c->inv_mass_a + c->inv_mass_b + vx_vec3_dot(rn_a, ia) + vx_vec3_dot(rn_b, ib);
+            if (!(k_eff > 0.0f)) continue;
+            float lambda = (0.0f - C) / k_eff;
+            vx_vec3 p = vx_vec3_scale(c->n, lambda);
+            if (move_a) pa->x = vx_vec3_sub(pa->x, vx_vec3_scale(p, c->inv_mass_a));
+            if (turn_a) pa->q = turn(pa->q, vx_vec3_scale(ia, 0.0f - lambda));
+            if (move_b) pb->x = vx_vec3_add(pb->x, vx_vec3_scale(p, c->inv_mass_b));
+            if (turn_b) pb->q = turn(pb->q, vx_vec3_scale(ib, lambda));
+        }
+    }
+    return min_sep;
+}
+
+void vx_contact_solver_solve_positions(const vx_contact_solver *s, vx_solver_bodies *bodies,
+                                       const vx_physics_config *config)
+{
+    float max_correction = config->max_correction > 0.0f ? config->max_correction : 0.0f;
+    for (int pass = 0; pass < config->position_iterations; pass++) {
+        float min_sep = position_pass(s, bodies, config->baumgarte_percent, config->baumgarte_slop, max_correction);
+        /* Box2D's test: nothing deeper than a few slops left, done. */
+        if (min_sep >= -VX_POSITION_DONE_SLOPS * config->baumgarte_slop) break;
+    }
+}

@@ -1,0 +1,364 @@
+/* Contact constraints: setup, warm start and the velocity iterations.
+ * See contact_solver.h.
+ *
+ * Conventions. n points from A to B; the relative normal velocity of the
+ * contact point is vn = n . (vB + wB x rB - vA - wA x rA) = n . (vB - vA)
+ * + wB . (rB x n) - wA . (rA x n), negative when the bodies approach. An
+ * impulse lambda along n acts on B and -lambda on A:
+ *     vA -= mA n lambda,  wA -= IA^-1 (rA x n) lambda,  and + for B,
+ * and K = mA + mB + (rA x n) . IA^-1 (rA x n) + (rB x n) . IB^-1 (rB x n) is
+ * the effective inverse mass, so lambda = -(vn - bias) / K brings vn to bias.
+ * The same holds for the tangents t1, t2.
+ *
+ * Targets (bias) of the normal row, from vn0 (before any impulse of the
+ * substep) and the separation sep = -depth of the point:
+ *   - sep > 0 (speculative): vn >= -sep / h, the bodies may close the gap
+ *     within the substep but not more: fast bodies stop at the surface;
+ *   - sep <= 0: vn >= 0 (the position passes remove the overlap);
+ *   - restitution, e = min(eA, eB): when the point touches (sep within
+ *     VX_CONTACT_TOUCH_TOLERANCE) and the approach was faster than the
+ *     threshold, vn >= -e * approach. A speculative point stopping a fast
+ *     approach remembers it (contact cache, pending_velocity) and the bounce
+ *     comes in the next substep, when the point touches: the body bounces
+ *     from the surface, not from wherever the substep began. */
+#include "physics/contact_solver.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* m: a point this close counts as touching for restitution: it bounces from
+ * where it is. Farther points stop at the surface first. Far above float
+ * rounding of positions, far below any visible gap. */
+#define VX_CONTACT_TOUCH_TOLERANCE 1e-3f
+/* m: a point whose feature id changed still warm starts from an old point
+ * this close to it (in A's body frame), as Jolt and Bullet match points by
+ * position: well above the motion of a resting contact in one step, well
+ * below the spacing of a manifold's points. */
+#define VX_WARM_MATCH_DISTANCE 0.01f
+/* 1/sqrt(3): a normal with |n.x| at least this is not close to the YZ plane,
+ * so (n.y, -n.x, 0) is long enough to normalise (Box2D/Bullet's choice). */
+#define VX_TANGENT_SPLIT 0.57735027f
+
+void vx_contact_solver_init(vx_contact_solver *s) { memset(s, 0, sizeof *s); }
+
+void vx_contact_solver_free(vx_contact_solver *s)
+{
+    free(s->constraints);
+    free(s->rows);
+    free(s->anchors);
+    vx_contact_solver_init(s);
+}
+
+static vx_status reserve(vx_contact_solver *s, size_t constraints, size_t points)
+{
+    if (constraints > s->capacity) {
+        size_t cap = s->capacity ? s->capacity : 64u;
+        while (cap < constraints) {
+            if (cap > SIZE_MAX / 2u / sizeof *s->constraints) return VX_ERR_NOMEM;
+            cap *= 2u;
+        }
+        vx_contact_constraint *c = realloc(s->constraints, cap * sizeof *c);
+        if (!c) return VX_ERR_NOMEM;
+        s->constraints = c;
+        s->capacity = cap;
+    }
+    if (points > s->point_capacity) {
+        size_t cap = s->point_capacity ? s->point_capacity : 256u;
+        while (cap < points) {
+            if (cap > SIZE_MAX / 2u / sizeof *s->rows) return VX_ERR_NOMEM;
+            cap *= 2u;
+        }
+        vx_contact_row *rows = realloc(s->rows, cap * sizeof *rows);
+        if (!rows) return VX_ERR_NOMEM;
+        s->rows = rows;
+        vx_contact_anchor *anchors = realloc(s->anchors, cap * sizeof *anchors);
+        if (!anchors) return VX_ERR_NOMEM;
+        s->anchors = anchors;
+        s->point_capacity = cap;
+    }
+    return VX_OK;
+}
+
+/* A fixed orthonormal pair perpendicular to n: the same n always gives the
+ * same tangents, so friction impulses warm start along the same axes. */
+static void tangent_basis(vx_vec3 n, vx_vec3 *t1, vx_vec3 *t2)
+{
+    if (fabsf(n.x) >= VX_TANGENT_SPLIT)
+        *t1 = vx_vec3_normalize(vx_vec3_make(n.y, 0.0f - n.x, 0.0f));
+    else
+        *t1 = vx_vec3_normalize(vx_vec3_make(0.0f, n.z, 0.0f - n.y));
+    *t2 = vx_vec3_cross(n, *t1);
+}
+
+/* World point -> body frame of a pose. */
+static vx_vec3 to_body(const vx_body_pose *p, vx_vec3 world)
+{
+    return vx_quat_rotate(vx_quat_conjugate(p->q), vx_vec3_sub(world, p->x));
+}
+
+/* Each point of m takes the old entry with its own feature id; a point
+ * without one takes the nearest unclaimed entry whose point on A (in A's
+ * frame) lies within VX_WARM_MATCH_DISTANCE. The second rule keeps the warm
+ * start where clipping renames a point that has not moved: the corners of
+ * equal boxes stacked on each other switch between "incident vertex",
+ * "clipped edge" and "reference corner" with every micrometre of offset. */
+static void match_points(const vx_manifold *m, const vx_body_pose *pa, const vx_contact_cache_entry *old,
+                         size_t n_old, const vx_contact_cache_entry *match[VX_MANIFOLD_MAX_POINTS])
+{
+    bool used[VX_MANIFOLD_MAX_POINTS] = {false, false, false, false};
+    if (n_old > VX_MANIFOLD_MAX_POINTS) n_old = VX_MANIFOLD_MAX_POINTS; /* one manifold's worth */
+    for (int k = 0; k < m->count; k++) {
+        match[k] = NULL;
+        for (size_t j = 0; j < n_old; j++) {
+            if (used[j] || old[j].feature != m->points[k].feature) continue;
+            match[k] = &old[j];
+            used[j] = true;
+            break;
+        }
+    }
+    for (int k = 0; k < m->count; k++) {
+        if (match[k]) continue;
+        vx_vec3 local = to_body(pa, m->points[k].point_a);
+        float best = VX_WARM_MATCH_DISTANCE * VX_WARM_MATCH_DISTANCE;
+        size_t best_j = n_old;
+        for (size_t j = 0; j < n_old; j++) {
+            if (used[j]) continue;
+            float d = vx_vec3_length_sq(vx_vec3_sub(old[j].local_a, local));
+            if (d < best) {
+                best = d;
+                best_j = j;
+            }
+        }
+        if (best_j < n_old) {
+            match[k] = &old[best_j];
+            used[best_j] = true;
+        }
+    }
+}
+
+static float inverse_or_zero(float k) { return k > 0.0f ? 1.0f / k : 0.0f; }
+
+/* The angular parts of one row along direction d and its effective mass. */
+static float setup_row(const vx_contact_constraint *c, const vx_body_mass *ma, const vx_body_mass *mb, vx_vec3 ra,
+                       vx_vec3 rb, vx_vec3 d, vx_vec3 *ra_d, vx_vec3 *rb_d, vx_vec3 *ia_d, vx_vec3 *ib_d)
+{
+    *ra_d = vx_vec3_cross(ra, d);
+    *rb_d = vx_vec3_cross(rb, d);
+    *ia_d = vx_mat3_mul_vec3(&ma->inv_inertia, *ra_d);
+    *ib_d = vx_mat3_mul_vec3(&mb->inv_inertia, *rb_d);
+    float k = c->inv_mass_a + c->inv_mass_b + vx_vec3_dot(*ra_d, *ia_d) + vx_vec3_dot(*rb_d, *ib_d);
+    return inverse_or_zero(k);
+}
+
+static inline float point_velocity_along(const vx_body_velocity *va, const vx_body_velocity *vb, vx_vec3 d,
+                                         vx_vec3 ra_d, vx_vec3 rb_d)
+{
+    return vx_vec3_dot(vx_vec3_sub(vb->v, va->v), d) + vx_vec3_dot(vb->w, rb_d) - vx_vec3_dot(va->w, ra_d);
+}
+
+static void prepare_point(vx_contact_constraint *c, const vx_manifold_point *mp, const vx_solver_bodies *bodies,
+                          const vx_contact_cache_entry *cached, float restitution, const vx_physics_config *config,
+                          float h, vx_contact_row *row, vx_contact_anchor *anchor)
+{
+    const vx_body_pose *pa = &bodies->pose[c->a];
+    const vx_body_pose *pb = &bodies->pose[c->b];
+    memset(row, 0, sizeof *row);
+    memset(anchor, 0, sizeof *anchor);
+    anchor->local_a = to_body(pa, mp->point_a);
+    anchor->local_b = to_body(pb, mp->point_b);
+    anchor->feature = mp->feature;
+    if (!c->solve) return;
+
+    const vx_body_mass *ma = &bodies->mass[c->a];
+    const vx_body_mass *mb = &bodies->mass[c->b];
+    const vx_body_velocity *va = &bodies->velocity[c->a];
+    const vx_body_velocity *vb = &bodies->velocity[c->b];
+    /* Both bodies push at the middle of the two surface points. */
+    vx_vec3 mid = vx_vec3_scale(vx_vec3_add(mp->point_a, mp->point_b), 0.5f);
+    vx_vec3 ra = vx_vec3_sub(mid, pa->x);
+    vx_vec3 rb = vx_vec3_sub(mid, pb->x);
+    row->normal_mass = setup_row(c, ma, mb, ra, rb, c->n, &row->ra_n, &row->rb_n, &row->ia_n, &row->ib_n);
+    const vx_vec3 t[2] = {c->t1, c->t2};
+    for (int k = 0; k < 2; k++)
+        row->tangent_mass[k] =
+            setup_row(c, ma, mb, ra, rb, t[k], &row->ra_t[k], &row->rb_t[k], &row->ia_t[k], &row->ib_t[k]);
+
+    float vn0 = point_velocity_along(va, vb, c->n, row->ra_n, row->rb_n);
+    float sep = 0.0f - mp->depth;
+    /* A stopped approach is measured along today's normal: a glancing
+     * contact turns its normal between the stop and the bounce. */
+    float pending = cached ? fminf(vx_vec3_dot(cached->pending_velocity, c->n), 0.0f) : 0.0f;
+    float approach = fminf(vn0, pending);
+    bool fast = restitution > 0.0f && approach < -config->restitution_threshold;
+    anchor->approach = approach;
+    if (fast && sep <= VX_CONTACT_TOUCH_TOLERANCE) {
+        row->bias = (0.0f - restitution) * approach;
+        if (cached && pending < vn0) {
+            /* The bounce of an approach stopped at the surface last
+             * substep: it happened at the start of this one, so what has
+             * pulled the bodies together since (gravity) acts after it. */
+            row->bias += fminf(vn0 - cached->pending_after, 0.0f);
+        }
+        anchor->bounced = true;
+    } else {
+        row->bias = sep > 0.0f ? (0.0f - sep) / h : 0.0f;
+        anchor->may_pend = fast;
+        if (fast) {
+            vx_vec3 at_b = vx_vec3_add(vb->v, vx_vec3_cross(vb->w, rb));
+            vx_vec3 at_a = vx_vec3_add(va->v, vx_vec3_cross(va->w, ra));
+            anchor->velocity = vx_vec3_sub(at_b, at_a);
+            /* Already stopped once: keep the original approach. */
+            if (cached && pending < vn0) anchor->velocity = cached->pending_velocity;
+        }
+    }
+
+    if (cached && config->warm_starting) {
+        row->normal_impulse = cached->normal_impulse;
+        /* Projected on this substep's tangents, which may have turned. */
+        if (c->friction > 0.0f) {
+            row->tangent_impulse[0] = vx_vec3_dot(cached->friction_impulse, c->t1);
+            row->tangent_impulse[1] = vx_vec3_dot(cached->friction_impulse, c->t2);
+        }
+    }
+}
+
+vx_status vx_contact_solver_prepare(vx_contact_solver *s, const vx_manifold_detector *d,
+                                    const vx_solver_bodies *bodies, const vx_contact_cache *cache,
+                                    const vx_physics_config *config, float h)
+{
+    s->count = 0;
+    s->point_count = 0;
+    size_t points = 0;
+    for (size_t i = 0; i < d->count; i++) points += (size_t)d->items[i].manifold.count;
+    vx_status st = reserve(s, d->count, points);
+    if (st != VX_OK) return st;
+
+    size_t cursor = 0;
+    for (size_t i = 0; i < d->count; i++) {
+        const vx_pair_manifold *pm = &d->items[i];
+        const vx_body_info *ia = &bodies->info[pm->a];
+        const vx_body_info *ib = &bodies->info[pm->b];
+        vx_contact_constraint *c = &s->constraints[s->count++];
+        memset(c, 0, sizeof *c);
+        c->a = pm->a;
+        c->b = pm->b;
+        c->first = (uint32_t)s->point_count;
+        c->count = pm->manifold.count;
+        c->sensor = pm->sensor;
+        c->solve = !pm->sensor && (ia->motion == VX_MOTION_DYNAMIC || ib->motion == VX_MOTION_DYNAMIC);
+        c->n = pm->manifold.normal;
+        tangent_basis(c->n, &c->t1, &c->t2);
+        c->inv_mass_a = bodies->mass[pm->a].inv_mass;
+        c->inv_mass_b = bodies->mass[pm->b].inv_mass;
+        c->friction = sqrtf(ia->friction * ib->friction);
+        float restitution = fminf(ia->restitution, ib->restitution);
+
+        const vx_contact_cache_entry *cached[VX_MANIFOLD_MAX_POINTS] = {NULL, NULL, NULL, NULL};
+        if (c->solve) {
+            size_t first = 0;
+            size_t n_old = vx_contact_cache_find_pair(cache, &cursor, ia->entity, ib->entity, &first);
+            match_points(&pm->manifold, &bodies->pose[pm->a], n_old ? cache->items + first : NULL, n_old, cached);
+        }
+        for (int k = 0; k < pm->manifold.count; k++) {
+            prepare_point(c, &pm->manifold.points[k], bodies, cached[k], restitution, config, h,
+                          &s->rows[s->point_count], &s->anchors[s->point_count]);
+            s->point_count++;
+        }
+    }
+    return VX_OK;
+}
+
+/* Impulse lambda along d at a row's anchors: B gets +, A gets -. */
+static inline void apply(vx_body_velocity *va, vx_body_velocity *vb, const vx_contact_constraint *c, vx_vec3 d,
+                         vx_vec3 ia_d, vx_vec3 ib_d, float lambda)
+{
+    vx_vec3 p = vx_vec3_scale(d, lambda);
+    va->v = vx_vec3_sub(va->v, vx_vec3_scale(p, c->inv_mass_a));
+    va->w = vx_vec3_sub(va->w, vx_vec3_scale(ia_d, lambda));
+    vb->v = vx_vec3_add(vb->v, vx_vec3_scale(p, c->inv_mass_b));
+    vb->w = vx_vec3_add(vb->w, vx_vec3_scale(ib_d, lambda));
+}
+
+void vx_contact_solver_warm_start(const vx_contact_solver *s, vx_solver_bodies *bodies)
+{
+    for (size_t i = 0; i < s->count; i++) {
+        const vx_contact_constraint *c = &s->constraints[i];
+        if (!c->solve) continue;
+        vx_body_velocity va = bodies->velocity[c->a];
+        vx_body_velocity vb = bodies->velocity[c->b];
+        for (int k = 0; k < c->count; k++) {
+            const vx_contact_row *r = &s->rows[c->first + (uint32_t)k];
+            apply(&va, &vb, c, c->n, r->ia_n, r->ib_n, r->normal_impulse);
+            apply(&va, &vb, c, c->t1, r->ia_t[0], r->ib_t[0], r->tangent_impulse[0]);
+            apply(&va, &vb, c, c->t2, r->ia_t[1], r->ib_t[1], r->tangent_impulse[1]);
+        }
+        /* A static or kinematic body is not written: its velocity is its own. */
+        if (c->inv_mass_a > 0.0f) bodies->velocity[c->a] = va;
+        if (c->inv_mass_b > 0.0f) bodies->velocity[c->b] = vb;
+    }
+}
+
+/* Coulomb friction on the two tangents together: both impulses solved, then
+ * the pair scaled back into the disc of radius friction * normal impulse. */
+static inline void solve_friction(const vx_contact_constraint *c, vx_contact_row *r, vx_body_velocity *va,
+                           vx_body_velocity *vb)
+{
+    float vt1 = point_velocity_along(va, vb, c->t1, r->ra_t[0], r->rb_t[0]);
+    float vt2 = point_velocity_along(va, vb, c->t2, r->ra_t[1], r->rb_t[1]);
+    float old1 = r->tangent_impulse[0], old2 = r->tangent_impulse[1];
+    float new1 = old1 - vt1 * r->tangent_mass[0];
+    float new2 = old2 - vt2 * r->tangent_mass[1];
+    float max_impulse = c->friction * r->normal_impulse;
+    float len_sq = new1 * new1 + new2 * new2;
+    if (len_sq > max_impulse * max_impulse) {
+        float scale = max_impulse / sqrtf(len_sq);
+        new1 *= scale;
+        new2 *= scale;
+    }
+    r->tangent_impulse[0] = new1;
+    r->tangent_impulse[1] = new2;
+    apply(va, vb, c, c->t1, r->ia_t[0], r->ib_t[0], new1 - old1);
+    apply(va, vb, c, c->t2, r->ia_t[1], r->ib_t[1], new2 - old2);
+}
+
+static inline void solve_normal(const vx_contact_constraint *c, vx_contact_row *r, vx_body_velocity *va,
+                         vx_body_velocity *vb)
+{
+    float vn = point_velocity_along(va, vb, c->n, r->ra_n, r->rb_n);
+    float lambda = (r->bias - vn) * r->normal_mass;
+    /* Clamp the accumulated impulse, not the increment: a later pass may
+     * take back part of an earlier push, but a contact never pulls. */
+    float total = r->normal_impulse + lambda;
+    total = total > 0.0f ? total : 0.0f; /* not fmaxf: a library call here */
+    lambda = total - r->normal_impulse;
+    r->normal_impulse = total;
+    apply(va, vb, c, c->n, r->ia_n, r->ib_n, lambda);
+}
+
+void vx_contact_solver_solve_velocities(vx_contact_solver *s, vx_solver_bodies *bodies, int iterations)
+{
+    for (int it = 0; it < iterations; it++) {
+        /* The points of a manifold are solved forwards in even passes and
+         * backwards in odd ones. Always the same point first gives it the
+         * lion's share of the load in every pass, a torque the unconverged
+         * solve leaves behind each step: a tall stack starts to rock from it
+         * (a 10-box stack swayed 13 cm; alternating, 2 mm). */
+        bool backwards = (it & 1) != 0;
+        for (size_t i = 0; i < s->count; i++) {
+            const vx_contact_constraint *c = &s->constraints[i];
+            if (!c->solve) continue;
+            vx_body_velocity va = bodies->velocity[c->a];
+            vx_body_velocity vb = bodies->velocity[c->b];
+            vx_contact_row *rows = &s->rows[c->first];
+            /* Friction first: non-penetration, solved last, matters more. */
+            if (c->friction > 0.0f)
+                for (int k = 0; k < c->count; k++) solve_friction(c, &rows[k], &va, &vb);
+            if (backwards)
+                for (int k = c->count - 1; k >= 0; k--) solve_normal(c, &rows[k], &va, &vb);
+            else
+                for (int k = 0; k < c->count; k++) solve_normal(c, &rows[k], &va, &vb);
+            if (c->inv_mass_a > 0.0f) bodies->velocity[c->a] = va;
+            if (c->inv_mass_b > 0.0f) bodies->velocity[c->b] = vb;
+        }
+    }
+}

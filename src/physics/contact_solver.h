@@ -1,0 +1,102 @@
+/* The contact solver of the step (private to the physics module):
+ * sequential impulses (projected Gauss-Seidel) with accumulated, clamped
+ * normal impulses, Coulomb friction on two tangents, restitution, speculative
+ * contacts, warm starting from the contact cache, and non-linear Gauss-Seidel
+ * position passes after integration.
+ *
+ * Every manifold of the detector becomes one vx_contact_constraint (sensor
+ * pairs and pairs without a dynamic body too: they are reported, never
+ * solved); its points are rows in two parallel arrays, the hot velocity rows
+ * and the cold anchors. */
+#ifndef VOLTEX_PHYSICS_CONTACT_SOLVER_H
+#define VOLTEX_PHYSICS_CONTACT_SOLVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "physics/contact_cache.h"
+#include "physics/manifold_detect.h"
+#include "physics/solver_body.h"
+#include "voltex/physics.h"
+
+/* One point's three constraint rows, with the angular Jacobians and their
+ * images under the inverse inertia precomputed (the solve loop then touches
+ * velocities and this row only). Normal n and tangents t1, t2 are the
+ * constraint's. */
+typedef struct {
+    vx_vec3 ra_n, rb_n; /* rA x n, rB x n */
+    vx_vec3 ia_n, ib_n; /* IA^-1 (rA x n), IB^-1 (rB x n) */
+    float normal_mass;  /* 1 / K, kg */
+    float bias;         /* m/s: the normal velocity the row enforces at least */
+    float normal_impulse;
+    vx_vec3 ra_t[2], rb_t[2];
+    vx_vec3 ia_t[2], ib_t[2];
+    float tangent_mass[2];
+    float tangent_impulse[2];
+} vx_contact_row;
+
+/* What the position passes, the cache and the report need of a point. */
+typedef struct {
+    vx_vec3 local_a;  /* the point on A, in A's body frame */
+    vx_vec3 local_b;  /* the point on B, in B's body frame */
+    uint32_t feature;
+    float approach;   /* m/s: the approach speed restitution uses (< 0 approaching) */
+    vx_vec3 velocity; /* m/s: relative velocity (B - A) at the point before the solve, world */
+    bool bounced;     /* restitution was applied at this point in this substep */
+    bool may_pend;    /* speculative and fast: if stopped now, it bounces when it touches */
+} vx_contact_anchor;
+
+typedef struct {
+    uint32_t a; /* body slots */
+    uint32_t b;
+    uint32_t first; /* index of the first point in rows / anchors */
+    int count;
+    bool solve; /* neither sensor nor a pair without a dynamic body */
+    bool sensor;
+    vx_vec3 n;  /* unit, from A to B */
+    vx_vec3 t1;
+    vx_vec3 t2;
+    float inv_mass_a;
+    float inv_mass_b;
+    float friction;
+} vx_contact_constraint;
+
+typedef struct {
+    vx_contact_constraint *constraints;
+    size_t count;
+    size_t capacity;
+    vx_contact_row *rows;
+    vx_contact_anchor *anchors;
+    size_t point_count;
+    size_t point_capacity;
+} vx_contact_solver;
+
+void vx_contact_solver_init(vx_contact_solver *s);
+void vx_contact_solver_free(vx_contact_solver *s);
+
+/* Builds the constraints of the detector's manifolds for a substep of h:
+ * anchors, effective masses, restitution and speculative targets, and the
+ * warm-start impulses found in cache (used when config->warm_starting). */
+vx_status vx_contact_solver_prepare(vx_contact_solver *s, const vx_manifold_detector *d,
+                                    const vx_solver_bodies *bodies, const vx_contact_cache *cache,
+                                    const vx_physics_config *config, float h);
+/* Applies the warm-start impulses to the bodies' velocities. */
+void vx_contact_solver_warm_start(const vx_contact_solver *s, vx_solver_bodies *bodies);
+/* iterations passes of friction then normal rows over every constraint. */
+void vx_contact_solver_solve_velocities(vx_contact_solver *s, vx_solver_bodies *bodies, int iterations);
+/* config->position_iterations non-linear Gauss-Seidel passes on the poses
+ * (after integration): separations from the body-frame anchors, correction
+ * clamp(percent (sep + slop), -max_correction, 0). Velocities unchanged. */
+void vx_contact_solver_solve_positions(const vx_contact_solver *s, vx_solver_bodies *bodies,
+                                       const vx_physics_config *config);
+/* Writes the solved impulses as the cache for the next substep or step. */
+vx_status vx_contact_solver_store(const vx_contact_solver *s, const vx_solver_bodies *bodies,
+                                  vx_contact_cache *cache);
+/* Appends the points to report (not cleared) with the poses of the end of the
+ * substep: every point with depth > 0 or a normal impulse > 0, in pair then
+ * feature order. */
+vx_status vx_contact_solver_report(const vx_contact_solver *s, const vx_solver_bodies *bodies,
+                                   vx_contact_list *report);
+
+#endif

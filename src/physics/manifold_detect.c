@@ -1,0 +1,232 @@
+/* Broad and narrow phase of the step. See manifold_detect.h.
+ *
+ * Speculative margin. Each body's bounds grow by half the speculative
+ * distance plus the distance its surface can travel in one substep,
+ * h (|v| + |w| R) with R the shape's sweep radius. A pair's narrow phase then
+ * uses margin = speculative_distance + h (|v_a - v_b| + |w_a| R_a + |w_b| R_b),
+ * never more than the two growths together, so every pair within its margin
+ * is also a pair of the broad phase. A body that can close a gap within the
+ * substep thus always has a (speculative) contact for it. */
+#include "physics/manifold_detect.h"
+
+#include "physics/collide_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void vx_manifold_detector_init(vx_manifold_detector *d)
+{
+    memset(d, 0, sizeof *d);
+    vx_bvh_init(&d->bvh);
+    vx_pair_list_init(&d->pairs);
+}
+
+void vx_manifold_detector_free(vx_manifold_detector *d)
+{
+    vx_bvh_free(&d->bvh);
+    vx_pair_list_free(&d->pairs);
+    free(d->entries);
+    free(d->slot_of_index);
+    free(d->items);
+    vx_manifold_detector_init(d);
+}
+
+static vx_status grow(void **items, size_t *capacity, size_t needed, size_t size)
+{
+    if (needed <= *capacity) return VX_OK;
+    size_t cap = *capacity ? *capacity : 16u;
+    while (cap < needed) {
+        if (cap > SIZE_MAX / 2u / size) return VX_ERR_NOMEM;
+        cap *= 2u;
+    }
+    void *p = realloc(*items, cap * size);
+    if (!p) return VX_ERR_NOMEM;
+    *items = p;
+    *capacity = cap;
+    return VX_OK;
+}
+
+/* How far any surface point of the body can move in h. */
+static float sweep(const vx_solver_bodies *bodies, size_t i, float h)
+{
+    const vx_body_velocity *vel = &bodies->velocity[i];
+    return h * (vx_vec3_length(vel->v) + vx_vec3_length(vel->w) * bodies->info[i].sweep_radius);
+}
+
+static bool can_move(const vx_body_info *info) { return info->motion != VX_MOTION_STATIC; }
+
+static vx_status build_broad_phase(vx_manifold_detector *d, const vx_solver_bodies *bodies, float speculative_distance,
+                                   float h, size_t *entry_count)
+{
+    size_t n = 0;
+    uint32_t max_index = 0;
+    for (size_t i = 0; i < bodies->count; i++) {
+        if (!bodies->info[i].has_collider) continue;
+        n++;
+        if (bodies->info[i].entity.index > max_index) max_index = bodies->info[i].entity.index;
+    }
+    *entry_count = n;
+    if (n < 2) return VX_OK;
+
+    vx_status st = grow((void **)&d->entries, &d->entry_capacity, n, sizeof *d->entries);
+    if (st == VX_OK) st = grow((void **)&d->slot_of_index, &d->slot_capacity, (size_t)max_index + 1u, sizeof(uint32_t));
+    if (st != VX_OK) return st;
+
+    size_t k = 0;
+    for (size_t i = 0; i < bodies->count; i++) {
+        const vx_body_info *info = &bodies->info[i];
+        if (!info->has_collider) continue;
+        const vx_body_pose *pose = &bodies->pose[i];
+        vx_aabb box = vx_collider_aabb(&info->collider, pose->x, pose->q);
+        float g = 0.5f * speculative_distance + sweep(bodies, i, h);
+        vx_vec3 grow_by = vx_vec3_make(g, g, g);
+        vx_bvh_entry *e = &d->entries[k++];
+        memset(e, 0, sizeof *e);
+        e->entity = info->entity;
+        e->aabb = vx_aabb_new(vx_vec3_sub(box.min, grow_by), vx_vec3_add(box.max, grow_by));
+        d->slot_of_index[info->entity.index] = (uint32_t)i;
+    }
+    st = vx_bvh_build(&d->bvh, d->entries, n);
+    if (st == VX_OK) st = vx_bvh_query_pairs(&d->bvh, &d->pairs);
+    return st;
+}
+
+static vx_transform pose_transform(const vx_body_pose *p)
+{
+    vx_transform t;
+    t.position = p->x;
+    t.rotation = p->q;
+    return t;
+}
+
+/* Feature ids of collide_capsule_box.c: kind 10, the capsule feature in
+ * bits 0..7 (0 the -Y end, 1 the +Y end), the box region in bits 8..15. */
+#define VX_CAPSULE_BOX_KIND 10u
+#define VX_CAPSULE_END_MASK 0xffu
+/* cos of the angle within which an end's own normal must agree with the
+ * manifold's (about 2.6 degrees): the same face of the box. */
+#define VX_CAPSULE_END_SAME_NORMAL 0.999f
+
+/* A capsule touching a box with one end only gets one point, however fast
+ * it turns: a capsule toppling about that end swings the other one through
+ * the box within a substep. So the other end, as a sphere against the box,
+ * adds its own (speculative) point when it finds the same face: the solver
+ * then stops it at the surface like the first. m: capsule (A) vs box (B). */
+static void add_capsule_far_end(const vx_collider *cap, const vx_transform *tc, const vx_collider *box,
+                                const vx_transform *tb, float margin, vx_manifold *m)
+{
+    if (m->count != 1 || (m->points[0].feature >> VX_FEATURE_KIND_SHIFT) != VX_CAPSULE_BOX_KIND) return;
+    uint32_t end = m->points[0].feature & VX_CAPSULE_END_MASK;
+    if (end > 1u) return; /* the side or a two-point contact: nothing swings */
+    float sign = end == 0u ? 1.0f : -1.0f; /* the other end */
+    vx_vec3 far_end = vx_vec3_add(tc->position, vx_quat_rotate(vx_quat_normalize(tc->rotation),
+                                                                vx_vec3_make(0.0f, sign * cap->half_height, 0.0f)));
+    vx_manifold e;
+    if (!vx_collide_sphere_box(far_end, cap->radius, tb, box->half_extents, margin, &e)) return;
+    if (vx_vec3_dot(e.normal, m->normal) < VX_CAPSULE_END_SAME_NORMAL) return;
+    uint32_t feature =
+        (VX_CAPSULE_BOX_KIND << VX_FEATURE_KIND_SHIFT) | (1u - end) | (e.points[0].feature << 8);
+    vx_manifold_push(m, e.points[0].point_a, e.points[0].point_b, e.points[0].depth, feature);
+}
+
+/* The narrow phase for shapes ca (of A) and cb (of B), normal from A to B.
+ * Each collide function wants its shapes in a fixed order; where that order
+ * is B first, the manifold is flipped back. */
+static bool collide_shapes(const vx_collider *ca, const vx_transform *ta, const vx_collider *cb,
+                           const vx_transform *tb, float margin, vx_manifold *m)
+{
+    bool hit = false;
+    bool flip = false;
+    switch (ca->type) {
+    case VX_SHAPE_SPHERE:
+        if (cb->type == VX_SHAPE_SPHERE)
+            hit = vx_collide_sphere_sphere(ta->position, ca->radius, tb->position, cb->radius, margin, m);
+        else if (cb->type == VX_SHAPE_BOX)
+            hit = vx_collide_sphere_box(ta->position, ca->radius, tb, cb->half_extents, margin, m);
+        else {
+            hit = vx_collide_capsule_sphere(tb, cb->radius, cb->half_height, ta->position, ca->radius, margin, m);
+            flip = true;
+        }
+        break;
+    case VX_SHAPE_BOX:
+        if (cb->type == VX_SHAPE_SPHERE) {
+            hit = vx_collide_sphere_box(tb->position, cb->radius, ta, ca->half_extents, margin, m);
+            flip = true;
+        } else if (cb->type == VX_SHAPE_BOX) {
+            hit = vx_collide_box_box(ta, ca->half_extents, tb, cb->half_extents, margin, m);
+        } else {
+            hit = vx_collide_capsule_box(tb, cb->radius, cb->half_height, ta, ca->half_extents, margin, m);
+            if (hit) add_capsule_far_end(cb, tb, ca, ta, margin, m);
+            flip = true;
+        }
+        break;
+    case VX_SHAPE_CAPSULE:
+    default:
+        if (cb->type == VX_SHAPE_SPHERE)
+            hit = vx_collide_capsule_sphere(ta, ca->radius, ca->half_height, tb->position, cb->radius, margin, m);
+        else if (cb->type == VX_SHAPE_BOX) {
+            hit = vx_collide_capsule_box(ta, ca->radius, ca->half_height, tb, cb->half_extents, margin, m);
+            if (hit) add_capsule_far_end(ca, ta, cb, tb, margin, m);
+        }
+        else
+            hit = vx_collide_capsule_capsule(ta, ca->radius, ca->half_height, tb, cb->radius, cb->half_height,
+                                             margin, m);
+        break;
+    }
+    if (!hit || m->count <= 0) return false;
+    if (flip) vx_manifold_flip(m);
+    return true;
+}
+
+/* Points in feature order (insertion sort, at most 4; ties keep their
+ * order), so the contact cache can be matched by a merge. */
+static void sort_points(vx_manifold *m)
+{
+    for (int i = 1; i < m->count; i++) {
+        vx_manifold_point p = m->points[i];
+        int j = i - 1;
+        while (j >= 0 && m->points[j].feature > p.feature) {
+            m->points[j + 1] = m->points[j];
+            j--;
+        }
+        m->points[j + 1] = p;
+    }
+}
+
+vx_status vx_manifold_detect(vx_manifold_detector *d, const vx_solver_bodies *bodies, float speculative_distance,
+                             float h)
+{
+    d->count = 0;
+    if (!(speculative_distance > 0.0f)) speculative_distance = 0.0f;
+    size_t entry_count = 0;
+    vx_status st = build_broad_phase(d, bodies, speculative_distance, h, &entry_count);
+    if (st != VX_OK || entry_count < 2) return st;
+
+    for (size_t p = 0; p < d->pairs.count; p++) {
+        uint32_t a = d->slot_of_index[d->pairs.items[p].a.index];
+        uint32_t b = d->slot_of_index[d->pairs.items[p].b.index];
+        const vx_body_info *ia = &bodies->info[a];
+        const vx_body_info *ib = &bodies->info[b];
+        if (!can_move(ia) && !can_move(ib)) continue; /* nothing could respond */
+
+        const vx_body_velocity *va = &bodies->velocity[a];
+        const vx_body_velocity *vb = &bodies->velocity[b];
+        float closing = vx_vec3_length(vx_vec3_sub(va->v, vb->v)) + vx_vec3_length(va->w) * ia->sweep_radius +
+                        vx_vec3_length(vb->w) * ib->sweep_radius;
+        float margin = speculative_distance + h * closing;
+
+        st = grow((void **)&d->items, &d->capacity, d->count + 1u, sizeof *d->items);
+        if (st != VX_OK) return st;
+        vx_pair_manifold *pm = &d->items[d->count];
+        memset(pm, 0, sizeof *pm);
+        vx_transform ta = pose_transform(&bodies->pose[a]);
+        vx_transform tb = pose_transform(&bodies->pose[b]);
+        if (!collide_shapes(&ia->collider, &ta, &ib->collider, &tb, margin, &pm->manifold)) continue;
+        sort_points(&pm->manifold);
+        pm->a = a;
+        pm->b = b;
+        pm->sensor = ia->collider.sensor || ib->collider.sensor;
+        d->count++;
+    }
+    return VX_OK;
+}

@@ -1,0 +1,203 @@
+/* Gather the world's bodies into the step's arrays and scatter them back.
+ * See solver_body.h. */
+#include "physics/solver_body.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "voltex/rotation.h"
+
+/* One entity found by the gather's query, before ordering. */
+typedef struct {
+    vx_entity entity;
+    vx_transform *transform;
+    const vx_collider *collider;
+    vx_rigidbody *rigidbody;
+} gather_record;
+
+void vx_solver_bodies_init(vx_solver_bodies *b) { memset(b, 0, sizeof *b); }
+
+void vx_solver_bodies_free(vx_solver_bodies *b)
+{
+    free(b->velocity);
+    free(b->pose);
+    free(b->mass);
+    free(b->info);
+    free(b->records);
+    vx_solver_bodies_init(b);
+}
+
+static vx_status reserve_bodies(vx_solver_bodies *b, size_t n)
+{
+    if (n <= b->capacity) return VX_OK;
+    size_t cap = b->capacity ? b->capacity : 16u;
+    while (cap < n) {
+        if (cap > SIZE_MAX / 2u / sizeof(vx_body_info)) return VX_ERR_NOMEM;
+        cap *= 2u;
+    }
+    vx_body_velocity *vel = realloc(b->velocity, cap * sizeof *vel);
+    if (!vel) return VX_ERR_NOMEM;
+    b->velocity = vel;
+    vx_body_pose *pose = realloc(b->pose, cap * sizeof *pose);
+    if (!pose) return VX_ERR_NOMEM;
+    b->pose = pose;
+    vx_body_mass *mass = realloc(b->mass, cap * sizeof *mass);
+    if (!mass) return VX_ERR_NOMEM;
+    b->mass = mass;
+    vx_body_info *info = realloc(b->info, cap * sizeof *info);
+    if (!info) return VX_ERR_NOMEM;
+    b->info = info;
+    b->capacity = cap;
+    return VX_OK;
+}
+
+static vx_status push_record(vx_solver_bodies *b, size_t count, const gather_record *r)
+{
+    if (count == b->record_capacity) {
+        size_t cap = b->record_capacity ? b->record_capacity * 2u : 16u;
+        if (cap > SIZE_MAX / sizeof(gather_record)) return VX_ERR_NOMEM;
+        gather_record *items = realloc(b->records, cap * sizeof *items);
+        if (!items) return VX_ERR_NOMEM;
+        b->records = items;
+        b->record_capacity = cap;
+    }
+    ((gather_record *)b->records)[count] = *r;
+    return VX_OK;
+}
+
+/* Entity indices of live entities are unique: a total order. */
+static int compare_records(const void *pa, const void *pb)
+{
+    uint32_t a = ((const gather_record *)pa)->entity.index;
+    uint32_t b = ((const gather_record *)pb)->entity.index;
+    return (a > b) - (a < b);
+}
+
+static vx_vec3 shape_inertia(const vx_collider *c, float mass)
+{
+    switch (c->type) {
+    case VX_SHAPE_BOX: return vx_inertia_box(mass, c->half_extents);
+    case VX_SHAPE_CAPSULE: return vx_inertia_capsule(mass, c->radius, c->half_height);
+    case VX_SHAPE_SPHERE:
+    default: return vx_inertia_sphere(mass, c->radius);
+    }
+}
+
+/* A spinning sphere's surface stays where it is; a box corner or a capsule
+ * end moves by |w| times its distance from the centre. */
+static float shape_sweep_radius(const vx_collider *c)
+{
+    switch (c->type) {
+    case VX_SHAPE_BOX: return vx_vec3_length(c->half_extents);
+    case VX_SHAPE_CAPSULE: return c->half_height;
+    case VX_SHAPE_SPHERE:
+    default: return 0.0f;
+    }
+}
+
+static float safe_inverse(float x) { return x > 0.0f ? 1.0f / x : 0.0f; }
+
+static void fill_body(vx_solver_bodies *b, size_t slot, const gather_record *r, vx_vec3 gravity)
+{
+    vx_body_info *info = &b->info[slot];
+    memset(info, 0, sizeof *info);
+    info->entity = r->entity;
+    info->transform = r->transform;
+    info->rigidbody = r->rigidbody;
+    info->has_collider = r->collider != NULL;
+    if (r->collider) info->collider = *r->collider;
+    info->sweep_radius = r->collider ? shape_sweep_radius(r->collider) : 0.0f;
+
+    const vx_rigidbody *rb = r->rigidbody;
+    if (!rb || vx_rigidbody_is_static(rb))
+        info->motion = VX_MOTION_STATIC;
+    else
+        info->motion = rb->type == VX_BODY_KINEMATIC ? VX_MOTION_KINEMATIC : VX_MOTION_DYNAMIC;
+
+    /* A collider without a rigid body has the spec's static material. */
+    vx_rigidbody material = rb ? *rb : vx_rigidbody_static();
+    info->friction = material.friction;
+    info->restitution = material.restitution;
+
+    b->pose[slot].x = r->transform->position;
+    b->pose[slot].q = r->transform->rotation;
+    b->velocity[slot].v = vx_vec3_zero();
+    b->velocity[slot].w = vx_vec3_zero();
+    memset(&b->mass[slot], 0, sizeof b->mass[slot]);
+    if (info->motion == VX_MOTION_STATIC) return;
+
+    info->rotates = !rb->lock_rotation;
+    b->velocity[slot].v = rb->velocity;
+    if (info->rotates) b->velocity[slot].w = rb->angular_velocity; /* locked: w stays 0 */
+    if (info->motion == VX_MOTION_KINEMATIC) return;
+
+    b->mass[slot].inv_mass = vx_rigidbody_inv_mass(rb);
+    info->gravity = vx_vec3_scale(gravity, rb->gravity_scale);
+    info->linear_damping = rb->linear_damping;
+    info->angular_damping = rb->angular_damping;
+    if (r->collider && info->rotates) {
+        info->inertia = shape_inertia(r->collider, rb->mass);
+        info->inv_inertia = vx_vec3_make(safe_inverse(info->inertia.x), safe_inverse(info->inertia.y),
+                                         safe_inverse(info->inertia.z));
+    }
+}
+
+vx_status vx_solver_bodies_gather(vx_solver_bodies *b, vx_world *world, vx_vec3 gravity)
+{
+    b->count = 0;
+    if (!vx_world_has_component_type(world, VX_COMPONENT_TRANSFORM)) return VX_OK;
+    const vx_component_type types[1] = {VX_COMPONENT_TRANSFORM};
+    vx_query q;
+    vx_status st = vx_query_begin(&q, world, types, 1);
+    if (st != VX_OK) return st;
+    bool has_colliders = vx_world_has_component_type(world, VX_COMPONENT_COLLIDER);
+    bool has_bodies = vx_world_has_component_type(world, VX_COMPONENT_RIGIDBODY);
+
+    size_t n = 0;
+    bool sorted = true;
+    while (vx_query_next(&q)) {
+        gather_record r;
+        memset(&r, 0, sizeof r);
+        r.entity = q.entity;
+        r.transform = vx_query_get(&q, 0);
+        r.collider = has_colliders ? vx_world_get(world, q.entity, VX_COMPONENT_COLLIDER) : NULL;
+        r.rigidbody = has_bodies ? vx_world_get(world, q.entity, VX_COMPONENT_RIGIDBODY) : NULL;
+        if (!r.collider && !r.rigidbody) continue;
+        if (n > 0 && ((gather_record *)b->records)[n - 1].entity.index > r.entity.index) sorted = false;
+        st = push_record(b, n, &r);
+        if (st != VX_OK) return st;
+        n++;
+    }
+    /* The query walks insertion order, which is entity order unless
+     * components were removed and added again. */
+    if (!sorted) qsort(b->records, n, sizeof(gather_record), compare_records);
+
+    st = reserve_bodies(b, n);
+    if (st != VX_OK) return st;
+    const gather_record *records = b->records;
+    for (size_t i = 0; i < n; i++) fill_body(b, i, &records[i], gravity);
+    b->count = n;
+    return VX_OK;
+}
+
+void vx_solver_bodies_scatter(const vx_solver_bodies *b)
+{
+    for (size_t i = 0; i < b->count; i++) {
+        const vx_body_info *info = &b->info[i];
+        if (info->motion == VX_MOTION_STATIC) continue;
+        info->transform->position = b->pose[i].x;
+        info->transform->rotation = b->pose[i].q;
+        if (info->motion != VX_MOTION_DYNAMIC) continue;
+        info->rigidbody->velocity = b->velocity[i].v;
+        info->rigidbody->angular_velocity = b->velocity[i].w;
+    }
+}
+
+void vx_solver_bodies_update_mass(vx_solver_bodies *b)
+{
+    for (size_t i = 0; i < b->count; i++) {
+        const vx_body_info *info = &b->info[i];
+        if (info->motion != VX_MOTION_DYNAMIC || !info->rotates || !info->has_collider) continue;
+        b->mass[i].inv_inertia = vx_world_inverse_inertia(b->pose[i].q, info->inv_inertia);
+    }
+}

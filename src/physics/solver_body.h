@@ -1,0 +1,98 @@
+/* The step's bodies in contiguous arrays (private to the physics module).
+ *
+ * vx_physics_step gathers every entity with a transform and a collider or a
+ * rigid body from the world once per step, in entity index order, into these
+ * arrays; the stages work on them by slot number and nothing else touches the
+ * ECS until the scatter at the end of the step. The arrays are split by how
+ * hot they are: the velocities are read and written by every constraint row,
+ * the poses by integration and the position passes, the rest is read once
+ * per substep. */
+#ifndef VOLTEX_PHYSICS_SOLVER_BODY_H
+#define VOLTEX_PHYSICS_SOLVER_BODY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "voltex/ecs.h"
+#include "voltex/physics.h"
+
+typedef enum {
+    VX_MOTION_STATIC = 0,    /* never moves: a static body or a collider without a rigid body */
+    VX_MOTION_KINEMATIC = 1, /* moves at its own velocity, infinite mass in contacts */
+    VX_MOTION_DYNAMIC = 2    /* integrated and pushed */
+} vx_motion;
+
+/* Linear and angular velocity, world frame: the solver's hot data. */
+typedef struct {
+    vx_vec3 v;
+    vx_vec3 w;
+} vx_body_velocity;
+
+typedef struct {
+    vx_vec3 x; /* centre of mass, world */
+    vx_quat q; /* orientation, unit */
+} vx_body_pose;
+
+/* Inverse mass and world-frame inverse inertia (0 for static, kinematic and
+ * rotation-locked bodies), refreshed at the start of every substep. */
+typedef struct {
+    vx_mat3 inv_inertia;
+    float inv_mass;
+} vx_body_mass;
+
+/* What a substep reads of a body besides its state. */
+typedef struct {
+    vx_entity entity;
+    vx_transform *transform; /* into the world: valid for the step (nothing is added or removed) */
+    vx_rigidbody *rigidbody; /* NULL for a collider without a rigid body */
+    vx_collider collider;
+    bool has_collider;
+    vx_motion motion;
+    bool rotates;            /* orientation is integrated (dynamic or kinematic, not locked) */
+    vx_vec3 inertia;         /* principal moments, body frame; 0 when the body has none */
+    vx_vec3 inv_inertia;     /* body frame; 0 for static, kinematic and locked bodies */
+    vx_vec3 gravity;         /* m/s^2: gravity * gravity_scale (dynamic only) */
+    float linear_damping;    /* 1/s */
+    float angular_damping;   /* 1/s */
+    float friction;
+    float restitution;
+    float sweep_radius;      /* m: how far a surface point can be from the centre, for the angular sweep */
+} vx_body_info;
+
+typedef struct {
+    size_t count;
+    size_t capacity;
+    vx_body_velocity *velocity;
+    vx_body_pose *pose;
+    vx_body_mass *mass;
+    vx_body_info *info;
+    /* gather's scratch: the entities found, before ordering */
+    void *records;
+    size_t record_capacity;
+} vx_solver_bodies;
+
+void vx_solver_bodies_init(vx_solver_bodies *b);
+void vx_solver_bodies_free(vx_solver_bodies *b);
+
+/* Fills b from the world (cleared first): every entity with a transform and
+ * a collider or a rigid body, in entity index order. gravity is the config's. */
+vx_status vx_solver_bodies_gather(vx_solver_bodies *b, vx_world *world, vx_vec3 gravity);
+/* Writes poses and velocities of the moving bodies back into the world:
+ * dynamic bodies get pose and velocities, kinematic bodies their pose;
+ * static bodies are never written. */
+void vx_solver_bodies_scatter(const vx_solver_bodies *b);
+
+/* Recomputes every body's world inverse inertia from its current orientation. */
+void vx_solver_bodies_update_mass(vx_solver_bodies *b);
+
+/* Semi-implicit Euler, first half: v += g * gravity_scale * h, then damping
+ * v *= 1 / (1 + h c) (only when c > 0, so an undamped body follows the
+ * spec's step bit for bit). Dynamic bodies only. */
+void vx_solver_bodies_integrate_velocities(vx_solver_bodies *b, float h);
+/* Second half: x += v h; orientation by vx_rotation_integrate (gyroscopic
+ * term included; kinematic bodies and bodies without inertia turn rigidly
+ * at w). Dynamic and kinematic bodies. */
+void vx_solver_bodies_integrate_positions(vx_solver_bodies *b, float h);
+
+#endif

@@ -1,0 +1,233 @@
+/* The step's body kinds through vx_physics_step (issue 3): free rigid bodies
+ * (semi-implicit Euler and torque-free rotation, bit for bit), damping,
+ * rotation-locked, static, kinematic and collider-only bodies, and sensors. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "test_helpers.h"
+#include "voltex/physics.h"
+#include "voltex/rotation.h"
+
+static bool vec3_same(vx_vec3 a, vx_vec3 b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
+static bool quat_same(vx_quat a, vx_quat b) { return a.x == b.x && a.y == b.y && a.z == b.z && a.w == b.w; }
+
+/* With one substep and no contacts an asymmetric box follows v += g h,
+ * x += v h, and vx_rotation_integrate, bit for bit; |L| and the rotational
+ * energy stay put. */
+Test(physics_bodies, free_asymmetric_body_is_semi_implicit_euler_and_torque_free)
+{
+    vx_world *w = vx_test_physics_world();
+    const vx_vec3 half = {0.1f, 0.25f, 0.4f};
+    vx_collider shape = vx_collider_box(half);
+    vx_rigidbody rb = vx_rigidbody_dynamic(2.0f);
+    rb.velocity = vx_vec3_make(1.0f, 2.0f, -0.5f);
+    rb.angular_velocity = vx_vec3_make(0.3f, 5.0f, 0.2f);
+    vx_quat q0 = vx_quat_normalize(vx_quat_make(0.1f, 0.2f, -0.3f, 0.9f));
+    vx_entity e = vx_test_spawn_rotated(w, vx_vec3_make(0.0f, 50.0f, 0.0f), q0, &shape, &rb);
+    vx_test_stepper s;
+    vx_test_stepper_init(&s);
+
+    const float h = s.cfg.fixed_dt;
+    const vx_vec3 inertia = vx_inertia_box(2.0f, half);
+    vx_vec3 x = vx_vec3_make(0.0f, 50.0f, 0.0f), v = rb.velocity, om = rb.angular_velocity;
+    vx_quat q = q0;
+    float l0 = vx_vec3_length(vx_angular_momentum(q, om, inertia));
+    float e0 = vx_rotational_energy(q, om, inertia);
+    for (int k = 1; k <= 300; k++) {
+        vx_test_step(w, &s);
+        v = vx_vec3_add(v, vx_vec3_scale(vx_vec3_scale(s.cfg.gravity, 1.0f), h));
+        x = vx_vec3_add(x, vx_vec3_scale(v, h));
+        vx_rotation_integrate(&q, &om, inertia, h);
+        const vx_transform *t = vx_test_transform(w, e);
+        const vx_rigidbody *b = vx_test_body(w, e);
+        cr_assert(vec3_same(t->position, x) && vec3_same(b->velocity, v), "step %d: linear state differs", k);
+        cr_assert(quat_same(t->rotation, q) && vec3_same(b->angular_velocity, om), "step %d: rotation differs", k);
+        cr_assert_eq(s.report.count, 0);
+    }
+    const vx_transform *t = vx_test_transform(w, e);
+    const vx_rigidbody *b = vx_test_body(w, e);
+    VX_ASSERT_NEAR(vx_vec3_length(vx_angular_momentum(t->rotation, b->angular_velocity, inertia)), l0, 1e-4 * l0);
+    VX_ASSERT_NEAR(vx_rotational_energy(t->rotation, b->angular_velocity, inertia), e0, 1e-4 * e0);
+    vx_test_stepper_free(&s);
+    vx_world_destroy(w);
+}
+
+/* Box2D-style damping: v = (v + g h) / (1 + h c), w / (1 + h c_w). */
+Test(physics_bodies, damping_divides_by_one_plus_h_c)
+{
+    vx_world *w = vx_test_physics_world();
+    vx_collider shape = vx_collider_sphere(0.5f);
+    vx_rigidbody rb = vx_rigidbody_dynamic(1.0f);
+    rb.velocity = vx_vec3_make(4.0f, 0.0f, 0.0f);
+    rb.angular_velocity = vx_vec3_make(0.0f, 0.0f, 3.0f);
+    rb.linear_damping = 0.5f;
+    rb.angular_damping = 0.3f;
+    vx_entity e = vx_test_spawn_body(w, vx_vec3_make(0.0f, 100.0f, 0.0f), &shape, &rb);
+    vx_test_stepper s;
+    vx_test_stepper_init(&s);
+    const float h = s.cfg.fixed_dt;
+    vx_vec3 v = rb.velocity;
+    double wz = 3.0;
+    for (int k = 1; k <= 120; k++) {
+        vx_test_step(w, &s);
+        v = vx_vec3_scale(vx_vec3_add(v, vx_vec3_scale(s.cfg.gravity, h)), 1.0f / (1.0f + h * 0.5f));
+        wz /= 1.0 + (double)h * 0.3;
+        cr_assert(vec3_same(vx_test_body(w, e)->velocity, v), "step %d: velocity differs", k);
+        VX_ASSERT_NEAR(vx_test_body(w, e)->angular_velocity.z, wz, 1e-5 * wz);
+    }
+    vx_test_stepper_free(&s);
+    vx_world_destroy(w);
+}
+
+/* A rotation-locked box landing half over the edge of a static box is pushed
+ * off-centre, yet never turns: its orientation stays the identity and w 0. */
+Test(physics_bodies, locked_rotation_never_turns)
+{
+    vx_world *w = vx_test_physics_world();
+    vx_collider table_shape = vx_collider_box(vx_vec3_make(1.0f, 0.5f, 1.0f));
+    vx_rigidbody table = vx_rigidbody_static();
+    vx_entity t = vx_test_spawn_body(w, vx_vec3_zero(), &table_shape, &table);
+    vx_collider shape = vx_collider_box(vx_vec3_make(0.5f, 0.5f, 0.5f));
+    vx_rigidbody rb = vx_rigidbody_dynamic(1.0f);
+    rb.lock_rotation = true;
+    vx_entity e = vx_test_spawn_body(w, vx_vec3_make(1.2f, 1.5f, 0.3f), &shape, &rb);
+    vx_test_stepper s;
+    vx_test_stepper_init(&s);
+    float pushed = 0.0f;
+    for (int k = 1; k <= 120; k++) {
+        vx_test_step(w, &s);
+        pushed += vx_test_pair_impulse(&s, t, e, NULL);
+        cr_assert(quat_same(vx_test_transform(w, e)->rotation, vx_quat_identity()), "step %d: turned", k);
+        cr_assert(vec3_same(vx_test_body(w, e)->angular_velocity, vx_vec3_zero()), "step %d: spins", k);
+    }
+    cr_assert_gt(pushed, 1.0f, "the box never rested on the table (%g N s)", (double)pushed);
+    /* It rests on the table's corner region like a particle would. */
+    VX_ASSERT_NEAR(vx_test_transform(w, e)->position.y, 1.0, 0.011);
+    vx_test_stepper_free(&s);
+    vx_world_destroy(w);
+}
+
+/* A static body (even one given a velocity) and a collider without a rigid
+ * body never move, however hard they are hit; the hit body rests on them. */
+Test(physics_bodies, static_bodies_and_bare_colliders_never_move)
+{
+    vx_world *w = vx_test_physics_world();
+    vx_collider slab = vx_collider_box(vx_vec3_make(2.0f, 0.5f, 2.0f));
+    vx_rigidbody st = vx_rigidbody_static();
+    st.velocity = vx_vec3_make(1.0f, 0.0f, 0.0f); /* ignored: static */
+    st.angular_velocity = vx_vec3_make(0.0f, 1.0f, 0.0f);
+    vx_quat tilt = vx_quat_from_axis_angle(vx_vec3_make(0.0f, 0.0f, 1.0f), 0.05f);
+    vx_entity a = vx_test_spawn_rotated(w, vx_vec3_make(-3.0f, 0.0f, 0.0f), tilt, &slab, &st);
+    vx_entity b = vx_test_spawn_rotated(w, vx_vec3_make(3.0f, 0.0f, 0.0f), tilt, &slab, NULL);
+    vx_collider cube = vx_collider_box(vx_vec3_make(0.5f, 0.5f, 0.5f));
+    vx_rigidbody heavy = vx_rigidbody_dynamic(50.0f);
+    heavy.velocity = vx_vec3_make(0.0f, -10.0f, 0.0f);
+    vx_entity ha = vx_test_spawn_body(w, vx_vec3_make(-3.0f, 2.0f, 0.0f), &cube, &heavy);
+    vx_entity hb = vx_test_spawn_body(w, vx_vec3_make(3.0f, 2.0f, 0.0f), &cube, &heavy);
+    vx_transform ta0 = *vx_test_transform(w, a), tb0 = *vx_test_transform(w, b);
+    vx_test_stepper s;
+    vx_test_stepper_init(&s);
+    float ia = 0.0f, ib = 0.0f;
+    for (int k = 1; k <= 180; k++) {
+        vx_test_step(w, &s);
+        ia += vx_test_pair_impulse(&s, a, ha, NULL);
+        ib += vx_test_pair_impulse(&s, b, hb, NULL);
+        cr_assert(memcmp(vx_test_transform(w, a), &ta0, sizeof ta0) == 0, "step %d: the static body moved", k);
+        cr_assert(memcmp(vx_test_transform(w, b), &tb0, sizeof tb0) == 0, "step %d: the bare collider moved", k);
+    }
+    cr_assert_gt(ia, 100.0f);
+    cr_assert_gt(ib, 100.0f);
+    /* the static body keeps the velocity it was given, the solver never used it */
+    VX_ASSERT_VEC3_NEAR(vx_test_body(w, a)->velocity, 1.0f, 0.0f, 0.0f, 0.0);
+    /* both cubes came to rest on their slabs, the same way */
+    for (int i = 0; i < 2; i++) {
+        vx_entity h = i == 0 ? ha : hb;
+        cr_assert_lt(vx_vec3_length(vx_test_body(w, h)->velocity), 0.05f);
+        cr_assert_gt(vx_test_transform(w, h)->position.y, 0.9f);
+    }
+    VX_ASSERT_NEAR(vx_test_transform(w, ha)->position.y, vx_test_transform(w, hb)->position.y, 1e-5);
+    vx_test_stepper_free(&s);
+    vx_world_destroy(w);
+}
+
+/* A kinematic box moves at its own velocity and angular velocity (no
+ * gravity), pushes a dynamic sphere out of its way as an infinite mass, and
+ * is not changed by the contact. */
+Test(physics_bodies, kinematic_moves_on_its_own_and_pushes)
+{
+    vx_world *w = vx_test_physics_world();
+    vx_collider pusher_shape = vx_collider_box(vx_vec3_make(0.5f, 0.5f, 0.5f));
+    vx_rigidbody k = vx_rigidbody_kinematic();
+    k.velocity = vx_vec3_make(2.0f, 0.0f, 0.0f);
+    k.angular_velocity = vx_vec3_make(0.0f, 0.5f, 0.0f);
+    vx_entity pusher = vx_test_spawn_body(w, vx_vec3_zero(), &pusher_shape, &k);
+    vx_collider ball_shape = vx_collider_sphere(0.25f);
+    vx_rigidbody ball = vx_rigidbody_dynamic(3.0f);
+    ball.gravity_scale = 0.0f;
+    vx_entity e = vx_test_spawn_body(w, vx_vec3_make(2.0f, 0.0f, 0.0f), &ball_shape, &ball);
+    vx_test_stepper s;
+    vx_test_stepper_init(&s);
+    const float h = s.cfg.fixed_dt;
+    vx_vec3 x = vx_vec3_zero();
+    float pushed = 0.0f;
+    for (int n = 1; n <= 60; n++) {
+        vx_test_step(w, &s);
+        x = vx_vec3_add(x, vx_vec3_scale(k.velocity, h));
+        pushed += vx_test_pair_impulse(&s, pusher, e, NULL);
+        const vx_rigidbody *kb = vx_test_body(w, pusher);
+        cr_assert(vec3_same(vx_test_transform(w, pusher)->position, x), "step %d: the pusher was pushed", n);
+        cr_assert(vec3_same(kb->velocity, k.velocity) && vec3_same(kb->angular_velocity, k.angular_velocity));
+    }
+    /* turned by 0.5 rad/s for 1 s about Y */
+    vx_quat expected = vx_quat_from_axis_angle(vx_vec3_make(0.0f, 1.0f, 0.0f), 0.5f * 60.0f * h);
+    vx_quat q = vx_test_transform(w, pusher)->rotation;
+    VX_ASSERT_NEAR(fabsf(q.x * expected.x + q.y * expected.y + q.z * expected.z + q.w * expected.w), 1.0, 1e-6);
+    /* the ball was hit and now runs ahead at least as fast as the pusher */
+    cr_assert_gt(pushed, 0.0f);
+    cr_assert_geq(vx_test_body(w, e)->velocity.x, 2.0f - 1e-4f);
+    cr_assert_gt(vx_test_transform(w, e)->position.x, x.x + 0.5f);
+    vx_test_stepper_free(&s);
+    vx_world_destroy(w);
+}
+
+/* A ball falling through a static sensor box: reported while they overlap,
+ * with impulse 0 and the sensor flag, and never pushed (its fall stays the
+ * free fall bit for bit). */
+Test(physics_bodies, sensor_reports_overlap_and_never_pushes)
+{
+    vx_world *w = vx_test_physics_world();
+    vx_collider zone = vx_collider_box(vx_vec3_make(1.0f, 1.0f, 1.0f));
+    zone.sensor = true;
+    vx_entity sensor = vx_test_spawn_body(w, vx_vec3_zero(), &zone, NULL);
+    vx_collider ball_shape = vx_collider_sphere(0.25f);
+    vx_rigidbody ball = vx_rigidbody_dynamic(1.0f);
+    vx_entity e = vx_test_spawn_body(w, vx_vec3_make(0.0f, 3.0f, 0.0f), &ball_shape, &ball);
+    vx_test_stepper s;
+    vx_test_stepper_init(&s);
+    const float h = s.cfg.fixed_dt;
+    vx_vec3 x = vx_vec3_make(0.0f, 3.0f, 0.0f), v = vx_vec3_zero();
+    int overlapping = 0, reported = 0;
+    for (int k = 1; k <= 90; k++) {
+        vx_test_step(w, &s);
+        v = vx_vec3_add(v, vx_vec3_scale(s.cfg.gravity, h));
+        x = vx_vec3_add(x, vx_vec3_scale(v, h));
+        cr_assert(vec3_same(vx_test_transform(w, e)->position, x), "step %d: the ball was pushed", k);
+        bool inside = fabsf(x.y) < 1.0f + 0.25f;
+        overlapping += inside;
+        cr_assert_leq(s.report.count, 1);
+        if (s.report.count == 1) {
+            const vx_contact *c = &s.report.items[0];
+            reported++;
+            cr_assert(c->sensor);
+            cr_assert_eq(c->impulse, 0.0f);
+            cr_assert(vx_entity_equal(c->entity_a, sensor) && vx_entity_equal(c->entity_b, e));
+            cr_assert_gt(c->depth, 0.0f);
+        }
+        cr_assert_eq(s.report.count == 1, inside, "step %d: y = %g, reported %zu", k, (double)x.y, s.report.count);
+    }
+    cr_assert_gt(overlapping, 3);
+    cr_assert_eq(reported, overlapping);
+    vx_test_stepper_free(&s);
+    vx_world_destroy(w);
+}
