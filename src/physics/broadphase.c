@@ -1,0 +1,450 @@
+/* The broad-phase interface and its two kinds: see broadphase.h.
+ *
+ * Dynamic-tree kind, per find_pairs (Box2D's b2BroadPhase::UpdatePairs idea,
+ * made to return the whole set):
+ * 1. last call's pairs are kept unless they name an id that changed since
+ *    ("dirty": added, removed, reinserted); a pair of two unchanged ids is
+ *    still right, since neither fat box changed;
+ * 2. each present dirty id queries the moving tree and, unless static, the
+ *    static tree: two dirty ids that overlap find each other twice, so only
+ *    the query of the lower id keeps the pair;
+ * 3. the new pairs are radix-sorted and merged with the kept ones (the two
+ *    sets are disjoint: every new pair names a dirty id, no kept one does). */
+#include "physics/broadphase.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define SLOT_PRESENT 1u
+#define SLOT_STATIC 2u
+#define SLOT_DIRTY 4u
+
+#define RADIX_BITS 11u /* digit width of the pair sort: 2048 counters */
+
+void vx_broadphase_pair_list_init(vx_broadphase_pair_list *list) { memset(list, 0, sizeof *list); }
+
+void vx_broadphase_pair_list_free(vx_broadphase_pair_list *list)
+{
+    free(list->items);
+    vx_broadphase_pair_list_init(list);
+}
+
+vx_broadphase_config vx_broadphase_config_default(void)
+{
+    vx_broadphase_config c;
+    memset(&c, 0, sizeof c);
+    c.margin = VX_BROADPHASE_MARGIN;
+    c.multiplier = VX_BROADPHASE_MULTIPLIER;
+    c.tight_filter = false;
+    return c;
+}
+
+static float non_negative(float x) { return x > 0.0f && isfinite(x) ? x : 0.0f; }
+
+void vx_broadphase_init(vx_broadphase *bp, vx_broadphase_kind kind, const vx_broadphase_config *config)
+{
+    memset(bp, 0, sizeof *bp);
+    bp->kind = kind;
+    bp->config = config ? *config : vx_broadphase_config_default();
+    bp->config.margin = non_negative(bp->config.margin);
+    bp->config.multiplier = non_negative(bp->config.multiplier);
+    vx_dynamic_tree_init(&bp->moving, bp->config.margin, bp->config.multiplier);
+    vx_dynamic_tree_init(&bp->fixed, 0.0f, 0.0f);
+    vx_bvh_init(&bp->bvh);
+    vx_pair_list_init(&bp->bvh_pairs);
+}
+
+void vx_broadphase_free(vx_broadphase *bp)
+{
+    free(bp->slots);
+    vx_dynamic_tree_free(&bp->moving);
+    vx_dynamic_tree_free(&bp->fixed);
+    free(bp->dirty);
+    free(bp->pairs);
+    free(bp->fresh);
+    free(bp->spare);
+    vx_bvh_free(&bp->bvh);
+    free(bp->entries);
+    vx_pair_list_free(&bp->bvh_pairs);
+    vx_broadphase_config config = bp->config;
+    vx_broadphase_init(bp, bp->kind, &config);
+}
+
+/* Grows *items (of elem bytes each) to hold at least need. */
+static vx_status reserve(void **items, size_t *capacity, size_t need, size_t elem)
+{
+    if (need <= *capacity) return VX_OK;
+    size_t cap = *capacity ? *capacity : 64u;
+    while (cap < need) {
+        if (cap > SIZE_MAX / 2u) return VX_ERR_NOMEM;
+        cap *= 2u;
+    }
+    if (cap > SIZE_MAX / elem) return VX_ERR_NOMEM;
+    void *p = realloc(*items, cap * elem);
+    if (!p) return VX_ERR_NOMEM;
+    *items = p;
+    *capacity = cap;
+    return VX_OK;
+}
+
+static vx_status reserve_pairs(vx_broadphase_pair **items, size_t *capacity, size_t need)
+{
+    void *p = *items;
+    vx_status st = reserve(&p, capacity, need, sizeof **items);
+    *items = p;
+    return st;
+}
+
+static bool box_is_finite(vx_aabb b) { return vx_vec3_is_finite(b.min) && vx_vec3_is_finite(b.max); }
+
+static vx_status check_box(vx_aabb b)
+{
+    if (!box_is_finite(b)) return VX_ERR_NONFINITE;
+    if (b.min.x > b.max.x || b.min.y > b.max.y || b.min.z > b.max.z) return VX_ERR_INVALID;
+    return VX_OK;
+}
+
+static bool present(const vx_broadphase *bp, uint32_t id)
+{
+    return id < bp->slot_capacity && (bp->slots[id].flags & SLOT_PRESENT) != 0u;
+}
+
+static vx_status reserve_slot(vx_broadphase *bp, uint32_t id)
+{
+    if (id < bp->slot_capacity) return VX_OK;
+    uint32_t cap = bp->slot_capacity ? bp->slot_capacity : 64u;
+    while (cap <= id) cap = cap > UINT32_MAX / 2u ? UINT32_MAX : cap * 2u;
+    vx_broadphase_slot *slots = realloc(bp->slots, (size_t)cap * sizeof *slots);
+    if (!slots) return VX_ERR_NOMEM;
+    memset(slots + bp->slot_capacity, 0, (size_t)(cap - bp->slot_capacity) * sizeof *slots);
+    bp->slots = slots;
+    bp->slot_capacity = cap;
+    return VX_OK;
+}
+
+/* Room for one more dirty id, taken before the trees change, so that marking
+ * can no longer fail once they have. */
+static vx_status reserve_dirty(vx_broadphase *bp)
+{
+    void *p = bp->dirty;
+    vx_status st = reserve(&p, &bp->dirty_capacity, bp->dirty_count + 1u, sizeof *bp->dirty);
+    bp->dirty = p;
+    return st;
+}
+
+static void mark_dirty(vx_broadphase *bp, uint32_t id)
+{
+    vx_broadphase_slot *s = &bp->slots[id];
+    if (s->flags & SLOT_DIRTY) return;
+    s->flags = (uint8_t)(s->flags | SLOT_DIRTY);
+    bp->dirty[bp->dirty_count++] = id;
+}
+
+static vx_dynamic_tree *tree_of(vx_broadphase *bp, const vx_broadphase_slot *s)
+{
+    return (s->flags & SLOT_STATIC) ? &bp->fixed : &bp->moving;
+}
+
+vx_status vx_broadphase_add(vx_broadphase *bp, uint32_t id, vx_aabb aabb, bool is_static)
+{
+    vx_status st = check_box(aabb);
+    if (st != VX_OK) return st;
+    if (id == UINT32_MAX || present(bp, id)) return VX_ERR_INVALID;
+    st = reserve_slot(bp, id);
+    if (st == VX_OK && bp->kind == VX_BROADPHASE_DYNAMIC_TREE) st = reserve_dirty(bp);
+    if (st != VX_OK) return st;
+
+    vx_broadphase_slot *s = &bp->slots[id];
+    uint8_t flags = (uint8_t)((s->flags & SLOT_DIRTY) | SLOT_PRESENT | (is_static ? SLOT_STATIC : 0u));
+    if (bp->kind == VX_BROADPHASE_DYNAMIC_TREE) {
+        vx_dynamic_tree *tree = is_static ? &bp->fixed : &bp->moving;
+        st = vx_dynamic_tree_create_proxy(tree, aabb, vx_vec3_zero(), id, &s->proxy);
+        if (st != VX_OK) return st;
+    }
+    s->tight = aabb;
+    s->flags = flags;
+    if (bp->kind == VX_BROADPHASE_DYNAMIC_TREE) mark_dirty(bp, id);
+    bp->count++;
+    if (is_static) bp->static_count++;
+    return VX_OK;
+}
+
+vx_status vx_broadphase_update(vx_broadphase *bp, uint32_t id, vx_aabb aabb, vx_vec3 displacement)
+{
+    vx_status st = check_box(aabb);
+    if (st == VX_OK && !vx_vec3_is_finite(displacement)) st = VX_ERR_NONFINITE;
+    if (st != VX_OK) return st;
+    if (!present(bp, id)) return VX_ERR_INVALID;
+    vx_broadphase_slot *s = &bp->slots[id];
+    s->tight = aabb;
+    if (bp->kind != VX_BROADPHASE_DYNAMIC_TREE) return VX_OK;
+
+    st = reserve_dirty(bp);
+    if (st != VX_OK) return st;
+    bool is_static = (s->flags & SLOT_STATIC) != 0u;
+    /* The static tree has margin 0: any change of a static box reinserts. */
+    if (vx_dynamic_tree_move_proxy(tree_of(bp, s), s->proxy, aabb, is_static ? vx_vec3_zero() : displacement))
+        mark_dirty(bp, id);
+    return VX_OK;
+}
+
+vx_status vx_broadphase_remove(vx_broadphase *bp, uint32_t id)
+{
+    if (!present(bp, id)) return VX_ERR_INVALID;
+    vx_broadphase_slot *s = &bp->slots[id];
+    if (bp->kind == VX_BROADPHASE_DYNAMIC_TREE) {
+        vx_status st = reserve_dirty(bp);
+        if (st != VX_OK) return st;
+        vx_dynamic_tree_destroy_proxy(tree_of(bp, s), s->proxy);
+        mark_dirty(bp, id);
+    }
+    if (s->flags & SLOT_STATIC) bp->static_count--;
+    s->flags = (uint8_t)(s->flags & SLOT_DIRTY);
+    memset(&s->tight, 0, sizeof s->tight);
+    s->proxy = 0;
+    bp->count--;
+    return VX_OK;
+}
+
+/* ---- pairs ---- */
+
+static bool pair_less(vx_broadphase_pair x, vx_broadphase_pair y) { return x.a < y.a || (x.a == y.a && x.b < y.b); }
+
+static uint64_t pair_key(vx_broadphase_pair p, unsigned bits) { return ((uint64_t)p.a << bits) | p.b; }
+
+/* Stable LSD radix sort of pairs by (a, b), with ids below 2^bits: the key
+ * a * 2^bits + b in digits of RADIX_BITS. buffer holds n pairs; the result
+ * ends in items. */
+static void radix_sort_pairs(vx_broadphase_pair *items, vx_broadphase_pair *buffer, size_t n, unsigned bits)
+{
+    if (n < 2) return;
+    vx_broadphase_pair *src = items, *dst = buffer;
+    size_t counts[1u << RADIX_BITS];
+    const uint64_t mask = (1u << RADIX_BITS) - 1u;
+    for (unsigned shift = 0; shift < 2u * bits; shift += RADIX_BITS) {
+        memset(counts, 0, sizeof counts);
+        for (size_t i = 0; i < n; i++) counts[(pair_key(src[i], bits) >> shift) & mask]++;
+        size_t sum = 0;
+        for (size_t d = 0; d <= mask; d++) {
+            size_t c = counts[d];
+            counts[d] = sum;
+            sum += c;
+        }
+        for (size_t i = 0; i < n; i++) dst[counts[(pair_key(src[i], bits) >> shift) & mask]++] = src[i];
+        vx_broadphase_pair *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != items) memcpy(items, src, n * sizeof *items);
+}
+
+static unsigned bit_width(uint32_t x)
+{
+    unsigned bits = 0;
+    while (bits < 32u && (x >> bits) != 0u) bits++;
+    return bits;
+}
+
+typedef struct {
+    vx_broadphase *bp;
+    uint32_t id; /* the dirty id whose box is the query */
+    vx_status status;
+} query_context;
+
+static bool collect_pair(void *context, uint32_t proxy, uint32_t other)
+{
+    (void)proxy;
+    query_context *q = context;
+    vx_broadphase *bp = q->bp;
+    if (other == q->id) return true;
+    /* Both changed: the query of the lower id keeps the pair. */
+    if ((bp->slots[other].flags & SLOT_DIRTY) && other < q->id) return true;
+    if (bp->fresh_count == bp->fresh_capacity) {
+        q->status = reserve_pairs(&bp->fresh, &bp->fresh_capacity, bp->fresh_count + 1u);
+        if (q->status != VX_OK) return false;
+    }
+    vx_broadphase_pair *p = &bp->fresh[bp->fresh_count++];
+    p->a = q->id < other ? q->id : other;
+    p->b = q->id < other ? other : q->id;
+    return true;
+}
+
+static vx_status query_dirty(vx_broadphase *bp, uint32_t id)
+{
+    const vx_broadphase_slot *s = &bp->slots[id];
+    query_context q = {bp, id, VX_OK};
+    bool is_static = (s->flags & SLOT_STATIC) != 0u;
+    vx_aabb box = vx_dynamic_tree_fat_aabb(is_static ? &bp->fixed : &bp->moving, s->proxy);
+    vx_status st = vx_dynamic_tree_query(&bp->moving, box, collect_pair, &q);
+    if (st == VX_OK) st = q.status;
+    if (st == VX_OK && !is_static) {
+        st = vx_dynamic_tree_query(&bp->fixed, box, collect_pair, &q);
+        if (st == VX_OK) st = q.status;
+    }
+    return st;
+}
+
+static bool tight_overlap(const vx_broadphase *bp, vx_broadphase_pair p)
+{
+    return present(bp, p.a) && present(bp, p.b) && vx_aabb_intersects(bp->slots[p.a].tight, bp->slots[p.b].tight);
+}
+
+/* out = set (all of it, or the tightly overlapping pairs). */
+static vx_status output_pairs(const vx_broadphase *bp, const vx_broadphase_pair *set, size_t n,
+                              vx_broadphase_pair_list *out)
+{
+    vx_status st = reserve_pairs(&out->items, &out->capacity, n);
+    if (st != VX_OK) return st;
+    if (!bp->config.tight_filter) {
+        if (n) memcpy(out->items, set, n * sizeof *set);
+        out->count = n;
+        return VX_OK;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (tight_overlap(bp, set[i])) out->items[k++] = set[i];
+    out->count = k;
+    return VX_OK;
+}
+
+static vx_status find_pairs_tree(vx_broadphase *bp, vx_broadphase_pair_list *out)
+{
+    bp->stats.requeried = bp->dirty_count;
+    if (bp->dirty_count == 0) { /* nothing changed: the same set */
+        bp->stats.fat_pairs = bp->pair_count;
+        return output_pairs(bp, bp->pairs, bp->pair_count, out);
+    }
+    /* 1. Keep the pairs of unchanged ids. A failure below leaves the dirty
+     * list as it is, so the next call re-queries the same ids. */
+    size_t kept = 0;
+    for (size_t i = 0; i < bp->pair_count; i++) {
+        vx_broadphase_pair p = bp->pairs[i];
+        if (((bp->slots[p.a].flags | bp->slots[p.b].flags) & SLOT_DIRTY) == 0u) bp->pairs[kept++] = p;
+    }
+    bp->pair_count = kept;
+
+    /* 2. Query around every changed id still present. */
+    bp->fresh_count = 0;
+    for (size_t i = 0; i < bp->dirty_count; i++) {
+        uint32_t id = bp->dirty[i];
+        if (!(bp->slots[id].flags & SLOT_PRESENT)) continue;
+        vx_status st = query_dirty(bp, id);
+        if (st != VX_OK) return st;
+    }
+
+    /* 3. Sort the new pairs and merge. */
+    size_t n = bp->fresh_count;
+    vx_status st = reserve_pairs(&bp->spare, &bp->spare_capacity, kept + n);
+    if (st != VX_OK) return st;
+    radix_sort_pairs(bp->fresh, bp->spare, n, bit_width(bp->slot_capacity - 1u));
+    size_t i = 0, j = 0, k = 0;
+    while (i < kept && j < n) bp->spare[k++] = pair_less(bp->fresh[j], bp->pairs[i]) ? bp->fresh[j++] : bp->pairs[i++];
+    while (i < kept) bp->spare[k++] = bp->pairs[i++];
+    while (j < n) bp->spare[k++] = bp->fresh[j++];
+    vx_broadphase_pair *t = bp->pairs;
+    size_t tc = bp->pair_capacity;
+    bp->pairs = bp->spare;
+    bp->pair_capacity = bp->spare_capacity;
+    bp->pair_count = k;
+    bp->spare = t;
+    bp->spare_capacity = tc;
+
+    for (size_t d = 0; d < bp->dirty_count; d++) {
+        vx_broadphase_slot *s = &bp->slots[bp->dirty[d]];
+        s->flags = (uint8_t)(s->flags & ~SLOT_DIRTY);
+    }
+    bp->dirty_count = 0;
+    bp->stats.fat_pairs = bp->pair_count;
+    return output_pairs(bp, bp->pairs, bp->pair_count, out);
+}
+
+static vx_status find_pairs_bvh(vx_broadphase *bp, vx_broadphase_pair_list *out)
+{
+    void *p = bp->entries;
+    vx_status st = reserve(&p, &bp->entry_capacity, bp->count, sizeof *bp->entries);
+    bp->entries = p;
+    if (st != VX_OK) return st;
+    size_t n = 0;
+    for (uint32_t id = 0; id < bp->slot_capacity && n < bp->count; id++) {
+        const vx_broadphase_slot *s = &bp->slots[id];
+        if (!(s->flags & SLOT_PRESENT)) continue;
+        vx_bvh_entry *e = &bp->entries[n++];
+        e->entity.index = id;
+        e->entity.generation = 0;
+        e->aabb = s->tight;
+    }
+    st = vx_bvh_build(&bp->bvh, bp->entries, n);
+    if (st == VX_OK) st = vx_bvh_query_pairs(&bp->bvh, &bp->bvh_pairs);
+    if (st == VX_OK) st = reserve_pairs(&out->items, &out->capacity, bp->bvh_pairs.count);
+    if (st != VX_OK) return st;
+    /* Already sorted by (a, b); drop static-static pairs. Fat boxes are the
+     * tight boxes here, so the tight filter would change nothing. */
+    size_t k = 0;
+    for (size_t i = 0; i < bp->bvh_pairs.count; i++) {
+        uint32_t a = bp->bvh_pairs.items[i].a.index, b = bp->bvh_pairs.items[i].b.index;
+        if (bp->slots[a].flags & bp->slots[b].flags & SLOT_STATIC) continue;
+        out->items[k].a = a;
+        out->items[k].b = b;
+        k++;
+    }
+    out->count = k;
+    bp->stats.requeried = n;
+    bp->stats.fat_pairs = k;
+    return VX_OK;
+}
+
+vx_status vx_broadphase_find_pairs(vx_broadphase *bp, vx_broadphase_pair_list *out)
+{
+    out->count = 0;
+    if (bp->kind == VX_BROADPHASE_DYNAMIC_TREE) return find_pairs_tree(bp, out);
+    return find_pairs_bvh(bp, out);
+}
+
+size_t vx_broadphase_filter_tight(const vx_broadphase *bp, vx_broadphase_pair_list *pairs)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < pairs->count; i++)
+        if (tight_overlap(bp, pairs->items[i])) pairs->items[k++] = pairs->items[i];
+    size_t dropped = pairs->count - k;
+    pairs->count = k;
+    return dropped;
+}
+
+/* ---- queries of one id ---- */
+
+bool vx_broadphase_contains(const vx_broadphase *bp, uint32_t id) { return present(bp, id); }
+
+bool vx_broadphase_is_static(const vx_broadphase *bp, uint32_t id)
+{
+    return present(bp, id) && (bp->slots[id].flags & SLOT_STATIC) != 0u;
+}
+
+bool vx_broadphase_fat_aabb(const vx_broadphase *bp, uint32_t id, vx_aabb *out)
+{
+    if (!present(bp, id)) return false;
+    const vx_broadphase_slot *s = &bp->slots[id];
+    if (bp->kind != VX_BROADPHASE_DYNAMIC_TREE)
+        *out = s->tight;
+    else
+        *out = vx_dynamic_tree_fat_aabb((s->flags & SLOT_STATIC) ? &bp->fixed : &bp->moving, s->proxy);
+    return true;
+}
+
+bool vx_broadphase_tight_aabb(const vx_broadphase *bp, uint32_t id, vx_aabb *out)
+{
+    if (!present(bp, id)) return false;
+    *out = bp->slots[id].tight;
+    return true;
+}
+
+size_t vx_broadphase_count(const vx_broadphase *bp) { return bp->count; }
+
+vx_broadphase_stats vx_broadphase_get_stats(const vx_broadphase *bp)
+{
+    vx_broadphase_stats s = bp->stats;
+    s.proxies = bp->count;
+    s.statics = bp->static_count;
+    s.dynamic_height = vx_dynamic_tree_height(&bp->moving);
+    s.static_height = vx_dynamic_tree_height(&bp->fixed);
+    return s;
+}
