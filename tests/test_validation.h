@@ -1,0 +1,154 @@
+/* Shared by the tests/test_validation_*.c programs: load a scene of scenes/,
+ * step it as the command line does, and read the bodies' state after each
+ * step. The tests measure the physics against analytic values; no golden
+ * trace is involved. */
+#ifndef VOLTEX_TEST_VALIDATION_H
+#define VOLTEX_TEST_VALIDATION_H
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "voltex/physics.h"
+#include "voltex/rotation.h"
+#include "voltex/scene.h"
+#include "voltex/trace.h"
+
+#define VX_VALIDATION_SCENES VOLTEX_SOURCE_DIR "/scenes/"
+
+typedef struct {
+    vx_scene scene;
+    vx_physics_scratch scratch;
+    vx_contact_list report; /* contacts of the last step */
+    vx_body_state *start;   /* frame 0 */
+    vx_body_state *now;     /* after the last step */
+    int64_t steps_done;
+} vx_validation;
+
+/* The run of the current test. It lives here, not on the test's stack, so
+ * that vx_validation_fini frees it also when an assertion ends the test early
+ * (every test program declares TestSuite(validation, .fini = vx_validation_fini)). */
+static vx_validation vx_validation_current;
+
+/* Loads scenes/NAME.json (NAME may name a subfolder: "bench/stack_10") and checks the settings every validation scene
+ * shares: 60 Hz, 10 velocity iterations, 1 substep, sleeping off. */
+static inline vx_validation *vx_validation_open(const char *name)
+{
+    vx_validation *v = &vx_validation_current;
+    memset(v, 0, sizeof *v);
+    char path[512];
+    snprintf(path, sizeof path, VX_VALIDATION_SCENES "%s.json", name);
+    vx_error err;
+    vx_status st = vx_scene_load_file(path, &v->scene, &err);
+    cr_assert_eq(st, VX_OK, "%s", err.message);
+    cr_assert_eq(v->scene.config.fixed_dt, 1.0f / 60.0f, "%s: dt %g", name, (double)v->scene.config.fixed_dt);
+    cr_assert_eq(v->scene.config.iterations, 10, "%s: iterations %d", name, v->scene.config.iterations);
+    cr_assert_eq(v->scene.config.substeps, 1, "%s: substeps %d", name, v->scene.config.substeps);
+    cr_assert_not(v->scene.config.sleeping, "%s: sleeping on", name);
+    size_t n = v->scene.entity_count;
+    cr_assert_gt(n, 0, "%s: no entities", name);
+    v->start = calloc(n, sizeof *v->start);
+    v->now = calloc(n, sizeof *v->now);
+    cr_assert(v->start && v->now);
+    vx_physics_scratch_init(&v->scratch);
+    vx_contact_list_init(&v->report);
+    vx_trace_snapshot(v->scene.world, v->scene.entities, n, v->start);
+    memcpy(v->now, v->start, n * sizeof *v->now);
+    return v;
+}
+
+static inline void vx_validation_fini(void)
+{
+    vx_validation *v = &vx_validation_current;
+    vx_contact_list_free(&v->report);
+    vx_physics_scratch_free(&v->scratch);
+    free(v->start);
+    free(v->now);
+    vx_scene_destroy(&v->scene);
+    memset(v, 0, sizeof *v);
+}
+
+static inline bool vx_validation_state_finite(const vx_body_state *s)
+{
+    return vx_vec3_is_finite(s->p) && vx_quat_is_finite(s->q) && vx_vec3_is_finite(s->v) && vx_vec3_is_finite(s->w);
+}
+
+/* One fixed step; then `now` holds the state and every number is checked finite. */
+static inline void vx_validation_step(vx_validation *v)
+{
+    vx_status st = vx_physics_step(v->scene.world, &v->scene.config, &v->scratch, &v->report);
+    v->steps_done++;
+    cr_assert_eq(st, VX_OK, "%s: step %lld failed with status %d", v->scene.name, (long long)v->steps_done, (int)st);
+    vx_trace_snapshot(v->scene.world, v->scene.entities, v->scene.entity_count, v->now);
+    for (size_t i = 0; i < v->scene.entity_count; i++)
+        cr_assert(vx_validation_state_finite(&v->now[i]), "%s: entity %zu (%s) non-finite after step %lld",
+                  v->scene.name, i, v->scene.names[i], (long long)v->steps_done);
+}
+
+/* Seconds simulated so far. */
+static inline double vx_validation_time(const vx_validation *v)
+{
+    return (double)v->steps_done * (double)v->scene.config.fixed_dt;
+}
+
+/* Index of the entity called name (asserted to exist). */
+static inline size_t vx_validation_entity(const vx_validation *v, const char *name)
+{
+    for (size_t i = 0; i < v->scene.entity_count; i++)
+        if (strcmp(v->scene.names[i], name) == 0) return i;
+    cr_assert_fail("%s: no entity named %s", v->scene.name, name);
+    return 0;
+}
+
+static inline const vx_rigidbody *vx_validation_body(const vx_validation *v, size_t i)
+{
+    const vx_rigidbody *rb = vx_world_get_const(v->scene.world, v->scene.entities[i], VX_COMPONENT_RIGIDBODY);
+    cr_assert_not_null(rb, "%s: entity %s has no rigid body", v->scene.name, v->scene.names[i]);
+    return rb;
+}
+
+static inline const vx_collider *vx_validation_collider(const vx_validation *v, size_t i)
+{
+    const vx_collider *c = vx_world_get_const(v->scene.world, v->scene.entities[i], VX_COMPONENT_COLLIDER);
+    cr_assert_not_null(c, "%s: entity %s has no collider", v->scene.name, v->scene.names[i]);
+    return c;
+}
+
+static inline bool vx_validation_is_dynamic(const vx_validation *v, size_t i)
+{
+    const vx_rigidbody *rb = vx_world_get_const(v->scene.world, v->scene.entities[i], VX_COMPONENT_RIGIDBODY);
+    return rb && rb->type == VX_BODY_DYNAMIC;
+}
+
+/* Principal moments of entity i's solid shape with its mass. */
+static inline vx_vec3 vx_validation_inertia(const vx_validation *v, size_t i)
+{
+    const vx_collider *c = vx_validation_collider(v, i);
+    float mass = vx_validation_body(v, i)->mass;
+    switch (c->type) {
+    case VX_SHAPE_SPHERE: return vx_inertia_sphere(mass, c->radius);
+    case VX_SHAPE_BOX: return vx_inertia_box(mass, c->half_extents);
+    case VX_SHAPE_CAPSULE:
+    default: return vx_inertia_capsule(mass, c->radius, c->half_height);
+    }
+}
+
+/* Linear plus rotational kinetic energy of the dynamic bodies in state s. */
+static inline double vx_validation_kinetic_energy(const vx_validation *v, const vx_body_state *s)
+{
+    double e = 0.0;
+    for (size_t i = 0; i < v->scene.entity_count; i++) {
+        if (!vx_validation_is_dynamic(v, i)) continue;
+        double m = (double)vx_validation_body(v, i)->mass;
+        e += 0.5 * m * (double)vx_vec3_length_sq(s[i].v);
+        e += (double)vx_rotational_energy(s[i].q, s[i].w, vx_validation_inertia(v, i));
+    }
+    return e;
+}
+
+static inline double vx_validation_distance(vx_vec3 a, vx_vec3 b) { return (double)vx_vec3_length(vx_vec3_sub(a, b)); }
+
+#endif
