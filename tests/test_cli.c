@@ -725,6 +725,27 @@ Test(cli, stats_summary_on_stderr)
     cr_assert_eq(strncmp(r.err, "voltex-sim: bodies 3 (2 dynamic), steps 50, wall ", 49), 0, "%s", r.err);
     cr_assert(strstr(r.err, " ms/step") && strstr(r.err, " steps/s") && strstr(r.err, " contacts/step"), "%s",
               r.err);
+    /* The lines scripts/bench.sh reads, each with the prefix. */
+    cr_assert_not_null(strstr(r.err, "\nvoltex-sim: step ms: median "), "%s", r.err);
+    cr_assert(strstr(r.err, ", p95 ") && strstr(r.err, ", mean ") && strstr(r.err, ", max "), "%s", r.err);
+    cr_assert_not_null(strstr(r.err, "\nvoltex-sim: stage ms/step: trace "), "%s", r.err);
+    cr_assert_not_null(strstr(r.err, "\nvoltex-sim: max displacement "), "%s", r.err);
+    cr_assert_not_null(strstr(r.err, " m (pebble), peak memory "), "%s", r.err);
+    /* The trace went to a regular file: its size and speed are shown. */
+    cr_assert_not_null(strstr(r.err, "\nvoltex-sim: trace "), "%s", r.err);
+    cr_assert_not_null(strstr(r.err, " MB/s\n"), "%s", r.err);
+    sim_free(&r);
+}
+
+Test(cli, stats_max_displacement_of_a_free_fall)
+{
+    /* 10 steps of free fall, no contact yet: semi-implicit Euler moves each
+     * body g dt^2 (1 + 2 + ... + 10) = 9.81 * 55 / 3600 = 0.149875 m. */
+    const char *scene = scene_file("drop.json", drop_scene);
+    sim_result r = run_sim(scene, "--steps", "10", "--stats", "-o", "/dev/null");
+    cr_assert_eq(r.code, 0, "stderr: %s", r.err);
+    cr_assert_not_null(strstr(r.err, "\nvoltex-sim: max displacement 0.1499 m ("), "%s", r.err);
+    cr_assert_null(strstr(r.err, "\nvoltex-sim: trace "), "size of /dev/null is unknown: %s", r.err);
     sim_free(&r);
 }
 

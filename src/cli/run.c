@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/clock.h"
 #include "cli/output.h"
 #include "cli/progress.h"
 #include "cli/stats.h"
@@ -95,6 +96,15 @@ static int emit_frame(vx_cli_session *s, int64_t frame, const vx_contact_list *c
     if (s->contact_open && frame > 0 && vx_contact_writer_frame(&s->contact, frame, contacts, &err) != VX_OK)
         return write_failure(s, &s->contact_out, &err);
     return -1;
+}
+
+/* emit_frame, its time counted as the trace stage of --stats. */
+static int timed_emit_frame(vx_cli_session *s, int64_t frame, const vx_contact_list *contacts)
+{
+    double started = vx_cli_now();
+    int code = emit_frame(s, frame, contacts);
+    vx_cli_stats_stage(&s->stats, VX_CLI_STAGE_TRACE, vx_cli_now() - started);
+    return code;
 }
 
 /* The first failure to end an output decides the code; later ones, and all
@@ -222,9 +232,11 @@ static int simulate(vx_cli_session *s)
 {
     const int64_t every = s->opt->every;
     int code = take_snapshot(s, 0);
-    if (code < 0) code = emit_frame(s, 0, &s->report); /* the report is empty: no contacts before a step */
+    if (code < 0) code = timed_emit_frame(s, 0, &s->report); /* the report is empty: no contacts before a step */
     for (int64_t k = 1; code < 0 && k <= s->steps; k++) {
+        double started = vx_cli_now();
         vx_status st = vx_physics_step(s->scene.world, &s->config, &s->scratch, &s->report);
+        double step_seconds = vx_cli_now() - started;
         if (st == VX_ERR_NONFINITE) {
             /* The engine noticed first: name the entity if the state shows it. */
             code = take_snapshot(s, k);
@@ -235,9 +247,9 @@ static int simulate(vx_cli_session *s)
             fail(s, "step %" PRId64 ": %s", k, step_failure(st));
             return VX_EXIT_USAGE;
         }
-        vx_cli_stats_step(&s->stats, s->report.count);
+        vx_cli_stats_step(&s->stats, s->report.count, step_seconds);
         code = take_snapshot(s, k);
-        if (code < 0 && (k % every == 0 || k == s->steps)) code = emit_frame(s, k, &s->report);
+        if (code < 0 && (k % every == 0 || k == s->steps)) code = timed_emit_frame(s, k, &s->report);
         vx_cli_progress_update(&s->progress, k);
     }
     return code;
@@ -263,6 +275,9 @@ int vx_cli_run(const vx_cli_options *opt)
     vx_cli_stats_start(&s.stats, &s.scene);
     code = simulate(&s);
     vx_cli_stats_stop(&s.stats);
+    vx_cli_stats_finish(&s.stats, s.states, s.scene.entity_count);
+    vx_cli_stats_count_output(&s.stats, s.body_out.file);
+    vx_cli_stats_count_output(&s.stats, s.contact_out.file);
 
     if (code < 0 && s.golden) {
         vx_error err;
@@ -281,6 +296,7 @@ int vx_cli_run(const vx_cli_options *opt)
     if (code < 0) code = close_code < 0 ? VX_EXIT_OK : close_code;
     vx_cli_progress_clear(&s.progress);
     if (opt->stats && !s.reader_gone) vx_cli_stats_print(&s.stats, stderr);
+    vx_cli_stats_free(&s.stats);
     session_free(&s);
     return code;
 }

@@ -1,27 +1,147 @@
+/* --stats: counts, step times, stage times, displacement and memory of a run;
+ * the format is described in stats.h. Statistics are best effort: when memory
+ * runs out they shrink (fewer samples, no displacement), they never fail the
+ * run. */
 #include "cli/stats.h"
 
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/types.h>
 
 #include "cli/clock.h"
+
+#define VX_CLI_STATS_FIRST_CAPACITY 1024u /* samples before the first growth */
+
+static const char *const stage_names[VX_CLI_STAGE_COUNT] = {"broad phase", "narrow phase", "solver", "integration",
+                                                            "trace"};
 
 void vx_cli_stats_start(vx_cli_stats *s, const vx_scene *scene)
 {
     memset(s, 0, sizeof *s);
     s->bodies = scene->entity_count;
+    s->names = (const char *const *)scene->names;
+    s->sample_rng = 0x9e3779b97f4a7c15u;
+    s->trace_bytes = 0;
     for (size_t i = 0; i < scene->entity_count; i++) {
         const vx_rigidbody *rb = vx_world_get_const(scene->world, scene->entities[i], VX_COMPONENT_RIGIDBODY);
         if (rb && rb->type == VX_BODY_DYNAMIC) s->dynamic++;
     }
+    size_t n = s->dynamic ? s->dynamic : 1u;
+    s->dynamic_entities = malloc(n * sizeof *s->dynamic_entities);
+    s->start_positions = malloc(n * sizeof *s->start_positions);
+    s->displacement_known = s->dynamic_entities && s->start_positions;
+    if (s->displacement_known) {
+        size_t k = 0;
+        for (size_t i = 0; i < scene->entity_count; i++) {
+            const vx_rigidbody *rb = vx_world_get_const(scene->world, scene->entities[i], VX_COMPONENT_RIGIDBODY);
+            if (!rb || rb->type != VX_BODY_DYNAMIC) continue;
+            const vx_transform *t = vx_world_get_const(scene->world, scene->entities[i], VX_COMPONENT_TRANSFORM);
+            s->dynamic_entities[k] = i;
+            s->start_positions[k] = t ? t->position : vx_vec3_make(0.0f, 0.0f, 0.0f);
+            k++;
+        }
+    }
     s->start = vx_cli_now();
 }
 
-void vx_cli_stats_step(vx_cli_stats *s, size_t contact_count)
+/* xorshift64: the reservoir's fixed-seed generator. */
+static uint64_t next_random(uint64_t *state)
+{
+    uint64_t x = *state;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    *state = x;
+    return x;
+}
+
+static void add_sample(vx_cli_stats *s, float ms)
+{
+    if (s->sample_count < s->sample_capacity) {
+        s->samples[s->sample_count++] = ms;
+        return;
+    }
+    if (s->sample_capacity < VX_CLI_STATS_MAX_SAMPLES) {
+        size_t capacity = s->sample_capacity ? 2u * s->sample_capacity : VX_CLI_STATS_FIRST_CAPACITY;
+        if (capacity > VX_CLI_STATS_MAX_SAMPLES) capacity = VX_CLI_STATS_MAX_SAMPLES;
+        float *grown = realloc(s->samples, capacity * sizeof *grown);
+        if (grown) {
+            s->samples = grown;
+            s->sample_capacity = capacity;
+            s->samples[s->sample_count++] = ms;
+            return;
+        }
+    }
+    /* Full: step number s->steps (1-based) replaces a random sample with
+     * probability capacity / steps, which keeps the sample uniform. */
+    if (s->sample_capacity == 0) return;
+    uint64_t slot = next_random(&s->sample_rng) % (uint64_t)s->steps;
+    if (slot < s->sample_capacity) s->samples[slot] = ms;
+}
+
+void vx_cli_stats_step(vx_cli_stats *s, size_t contact_count, double step_seconds)
 {
     s->steps++;
     s->contacts += contact_count;
+    double ms = step_seconds * 1000.0;
+    s->step_total_ms += ms;
+    if (ms > s->step_max_ms) s->step_max_ms = ms;
+    add_sample(s, (float)ms);
+}
+
+/* TODO(issue 4, section 1): the broad phase, narrow phase, solver and
+ * integration stages need timings from inside vx_physics_step, which is
+ * being rewritten. Once the step reports them (e.g. seconds per stage in its
+ * step report, or a profile struct in the scratch), run.c passes them here
+ * after each step and the stage line prints them with no other change. */
+void vx_cli_stats_stage(vx_cli_stats *s, vx_cli_stage stage, double seconds)
+{
+    if ((unsigned)stage >= VX_CLI_STAGE_COUNT) return;
+    s->stage_seconds[stage] += seconds;
+    s->stage_measured[stage] = true;
+}
+
+void vx_cli_stats_count_output(vx_cli_stats *s, FILE *file)
+{
+    if (!file || s->trace_bytes < 0) return;
+    struct stat info;
+    off_t at = -1;
+    if (fstat(fileno(file), &info) == 0 && S_ISREG(info.st_mode)) at = ftello(file);
+    if (at < 0)
+        s->trace_bytes = -1;
+    else
+        s->trace_bytes += (int64_t)at;
 }
 
 void vx_cli_stats_stop(vx_cli_stats *s) { s->wall = vx_cli_now() - s->start; }
+
+void vx_cli_stats_finish(vx_cli_stats *s, const vx_body_state *states, size_t count)
+{
+    if (!s->displacement_known) return;
+    s->max_displacement = 0.0;
+    s->moved_name = NULL;
+    for (size_t k = 0; k < s->dynamic; k++) {
+        size_t i = s->dynamic_entities[k];
+        if (i >= count) continue;
+        double dx = (double)states[i].p.x - (double)s->start_positions[k].x;
+        double dy = (double)states[i].p.y - (double)s->start_positions[k].y;
+        double dz = (double)states[i].p.z - (double)s->start_positions[k].z;
+        double d = sqrt(dx * dx + dy * dy + dz * dz);
+        if (!(d <= s->max_displacement)) { /* a NaN wins, so it shows */
+            s->max_displacement = d;
+            s->moved_name = s->names ? s->names[i] : NULL;
+        }
+    }
+}
+
+static int compare_floats(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
 
 void vx_cli_stats_print(const vx_cli_stats *s, FILE *out)
 {
@@ -33,4 +153,60 @@ void vx_cli_stats_print(const vx_cli_stats *s, FILE *out)
             "voltex-sim: bodies %zu (%zu dynamic), steps %lld, wall %.3f s, %.4g ms/step, %.0f steps/s, "
             "%.2f contacts/step\n",
             s->bodies, s->dynamic, (long long)s->steps, s->wall, ms_per_step, steps_per_s, contacts_per_step);
+
+    /* Step times: sorted in place (the run is over). Median of an even count
+     * is the mean of the two middle samples; p95 is the nearest rank. */
+    double median = 0.0, p95 = 0.0;
+    size_t n = s->sample_count;
+    if (n > 0) {
+        qsort(s->samples, n, sizeof *s->samples, compare_floats);
+        median = n % 2 ? (double)s->samples[n / 2] : 0.5 * ((double)s->samples[n / 2 - 1] + (double)s->samples[n / 2]);
+        size_t rank = (size_t)ceil(0.95 * (double)n);
+        p95 = (double)s->samples[(rank ? rank : 1u) - 1u];
+    }
+    fprintf(out, "voltex-sim: step ms: median %.4f, p95 %.4f, mean %.4f, max %.4f\n", median, p95,
+            steps > 0.0 ? s->step_total_ms / steps : 0.0, s->step_max_ms);
+
+    /* Stages: the measured ones with their ms/step, then the others named. */
+    fputs("voltex-sim: stage ms/step:", out);
+    const char *separator = " ";
+    for (int i = 0; i < VX_CLI_STAGE_COUNT; i++) {
+        if (!s->stage_measured[i]) continue;
+        fprintf(out, "%s%s %.4f", separator, stage_names[i], steps > 0.0 ? s->stage_seconds[i] * 1000.0 / steps : 0.0);
+        separator = ", ";
+    }
+    const char *opening = " (not measured yet: ";
+    bool missing = false;
+    for (int i = 0; i < VX_CLI_STAGE_COUNT; i++) {
+        if (s->stage_measured[i]) continue;
+        fprintf(out, "%s%s", opening, stage_names[i]);
+        opening = ", ";
+        missing = true;
+    }
+    fputs(missing ? ")\n" : "\n", out);
+
+    struct rusage usage;
+    /* ru_maxrss is in KiB on Linux; MB here are 10^6 bytes, as for the trace. */
+    double peak_mb = getrusage(RUSAGE_SELF, &usage) == 0 ? (double)usage.ru_maxrss * 1024.0 / 1e6 : 0.0;
+    if (s->displacement_known && s->dynamic > 0)
+        fprintf(out, "voltex-sim: max displacement %.4g m (%s), peak memory %.1f MB\n", s->max_displacement,
+                s->moved_name ? s->moved_name : "-", peak_mb);
+    else
+        fprintf(out, "voltex-sim: max displacement - m (-), peak memory %.1f MB\n", peak_mb);
+
+    double trace_seconds = s->stage_seconds[VX_CLI_STAGE_TRACE];
+    if (s->trace_bytes > 0 && trace_seconds > 0.0)
+        fprintf(out, "voltex-sim: trace %.1f MB, %.1f MB/s\n", (double)s->trace_bytes / 1e6,
+                (double)s->trace_bytes / 1e6 / trace_seconds);
+}
+
+void vx_cli_stats_free(vx_cli_stats *s)
+{
+    free(s->samples);
+    free(s->dynamic_entities);
+    free(s->start_positions);
+    s->samples = NULL;
+    s->dynamic_entities = NULL;
+    s->start_positions = NULL;
+    s->sample_count = s->sample_capacity = 0;
 }

@@ -1,0 +1,500 @@
+// peer_bullet: runs a voltex-sim scene file in Bullet 3 with the same settings
+// and prints the same figures as `voltex-sim --stats`, so scripts/bench.sh
+// can put both engines side by side (issue "Scale", section 1).
+//
+//   peer_bullet [--steps N] SCENE.json
+//
+// Settings, as voltex-sim runs the scene: fixed dt from the scene, one Bullet
+// step per substep (solver.substeps, default 1: stepSimulation(dt, 0) makes
+// exactly one internal step of dt), solver.iterations (default 10), warm
+// starting unless solver.warm_starting is false, no sleeping
+// (DISABLE_DEACTIVATION on every body), restitution of a pair = min, friction
+// of a pair = sqrt(a * b). Bullet's own defaults otherwise (split impulse,
+// collision margins, no continuous collision unless a body says
+// "bullet": true). The broad phase is btDbvtBroadphase and the solver
+// btSequentialImpulseConstraintSolver.
+//
+// Output, on stdout, the lines of voltex-sim --stats with "peer_bullet: " in
+// front (see src/cli/stats.h); errors go to stderr as "peer_bullet: ..." and
+// exit 2.
+#include <btBulletDynamicsCommon.h>
+#include <BulletCollision/CollisionDispatch/btManifoldResult.h>
+#include <BulletCollision/CollisionShapes/btEmptyShape.h>
+#include <cjson/cJSON.h>
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace {
+
+const char *const prog = "peer_bullet";
+
+[[noreturn]] void fail(const std::string &message)
+{
+    std::fprintf(stderr, "%s: %s\n", prog, message.c_str());
+    std::exit(2);
+}
+
+double now_seconds()
+{
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+// ---- pair rules of voltex-sim (shared interface: rigidbody table) ----
+
+btScalar combined_restitution(const btCollisionObject *a, const btCollisionObject *b)
+{
+    return std::min(a->getRestitution(), b->getRestitution());
+}
+
+btScalar combined_friction(const btCollisionObject *a, const btCollisionObject *b)
+{
+    return std::sqrt(a->getFriction() * b->getFriction());
+}
+
+// ---- scene reading ----
+
+struct Body {
+    std::string name;
+    bool has_collider = false;
+    std::string shape = "none";
+    double radius = 0.5, half_height = 0.5;
+    btVector3 half_extents{0.5f, 0.5f, 0.5f};
+    bool sensor = false;
+    bool has_rigidbody = false;
+    std::string type; // dynamic, static, kinematic
+    double mass = 1.0, restitution = 0.3, friction = 0.5, gravity_scale = 1.0;
+    double linear_damping = 0.0, angular_damping = 0.0;
+    bool lock_rotation = false, ccd = false;
+    btVector3 position{0, 0, 0}, velocity{0, 0, 0}, angular_velocity{0, 0, 0};
+    btQuaternion rotation = btQuaternion::getIdentity();
+};
+
+struct Scene {
+    std::string name;
+    btVector3 gravity{0.0f, -9.81f, 0.0f};
+    double dt = 1.0 / 60.0;
+    long long steps = 600;
+    int iterations = 10, substeps = 1;
+    bool warm_starting = true;
+    std::vector<Body> bodies;
+};
+
+class Reader {
+  public:
+    explicit Reader(std::string path) : path_(std::move(path)) {}
+
+    [[noreturn]] void bad(const std::string &where, const std::string &what) const
+    {
+        fail(path_ + ": " + where + ": " + what);
+    }
+
+    double number(const cJSON *item, const std::string &where) const
+    {
+        if (!cJSON_IsNumber(item) || !std::isfinite(item->valuedouble)) bad(where, "expected a number");
+        return item->valuedouble;
+    }
+
+    bool boolean(const cJSON *item, const std::string &where) const
+    {
+        if (!cJSON_IsBool(item)) bad(where, "expected true or false");
+        return cJSON_IsTrue(item);
+    }
+
+    btVector3 vec3(const cJSON *item, const std::string &where) const
+    {
+        if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) != 3) bad(where, "expected [x, y, z]");
+        btScalar v[3];
+        for (int i = 0; i < 3; i++)
+            v[i] = static_cast<btScalar>(number(cJSON_GetArrayItem(item, i), where + "[" + std::to_string(i) + "]"));
+        return btVector3(v[0], v[1], v[2]);
+    }
+
+    std::string string(const cJSON *item, const std::string &where) const
+    {
+        if (!cJSON_IsString(item)) bad(where, "expected a string");
+        return item->valuestring;
+    }
+
+  private:
+    std::string path_;
+};
+
+// Degrees about fixed X, then Y, then Z: q = qz * qy * qx (shared interface).
+btQuaternion rotation_from_degrees(const btVector3 &deg)
+{
+    const btScalar to_rad = static_cast<btScalar>(3.14159265358979323846 / 180.0);
+    btQuaternion qx(btVector3(1, 0, 0), deg.x() * to_rad);
+    btQuaternion qy(btVector3(0, 1, 0), deg.y() * to_rad);
+    btQuaternion qz(btVector3(0, 0, 1), deg.z() * to_rad);
+    return qz * qy * qx;
+}
+
+void read_transform(const Reader &r, const cJSON *t, const std::string &where, Body &b)
+{
+    if (const cJSON *p = cJSON_GetObjectItemCaseSensitive(t, "position")) b.position = r.vec3(p, where + ".position");
+    const cJSON *q = cJSON_GetObjectItemCaseSensitive(t, "rotation");
+    const cJSON *deg = cJSON_GetObjectItemCaseSensitive(t, "rotation_deg");
+    if (q && deg) r.bad(where, "rotation and rotation_deg together");
+    if (q) {
+        if (!cJSON_IsArray(q) || cJSON_GetArraySize(q) != 4) r.bad(where + ".rotation", "expected [x, y, z, w]");
+        btScalar v[4];
+        for (int i = 0; i < 4; i++)
+            v[i] = static_cast<btScalar>(r.number(cJSON_GetArrayItem(q, i), where + ".rotation"));
+        btQuaternion quat(v[0], v[1], v[2], v[3]);
+        if (!(quat.length() > 0)) r.bad(where + ".rotation", "must not be zero");
+        b.rotation = quat.normalized();
+    }
+    if (deg) b.rotation = rotation_from_degrees(r.vec3(deg, where + ".rotation_deg"));
+}
+
+void read_collider(const Reader &r, const cJSON *c, const std::string &where, Body &b)
+{
+    b.has_collider = true;
+    b.shape = r.string(cJSON_GetObjectItemCaseSensitive(c, "type"), where + ".type");
+    if (b.shape == "sphere") {
+        b.radius = r.number(cJSON_GetObjectItemCaseSensitive(c, "radius"), where + ".radius");
+    } else if (b.shape == "box") {
+        b.half_extents = r.vec3(cJSON_GetObjectItemCaseSensitive(c, "half_extents"), where + ".half_extents");
+    } else if (b.shape == "capsule") {
+        b.radius = r.number(cJSON_GetObjectItemCaseSensitive(c, "radius"), where + ".radius");
+        b.half_height = r.number(cJSON_GetObjectItemCaseSensitive(c, "half_height"), where + ".half_height");
+    } else {
+        r.bad(where + ".type", "unknown collider type '" + b.shape + "'");
+    }
+    if (const cJSON *s = cJSON_GetObjectItemCaseSensitive(c, "sensor")) b.sensor = r.boolean(s, where + ".sensor");
+}
+
+void read_rigidbody(const Reader &r, const cJSON *rb, const std::string &where, Body &b)
+{
+    b.has_rigidbody = true;
+    auto num = [&](const char *key, double &out) {
+        if (const cJSON *item = cJSON_GetObjectItemCaseSensitive(rb, key)) out = r.number(item, where + "." + key);
+    };
+    auto flag = [&](const char *key, bool &out) {
+        if (const cJSON *item = cJSON_GetObjectItemCaseSensitive(rb, key)) out = r.boolean(item, where + "." + key);
+    };
+    num("mass", b.mass);
+    num("restitution", b.restitution);
+    num("friction", b.friction);
+    num("gravity_scale", b.gravity_scale);
+    num("linear_damping", b.linear_damping);
+    num("angular_damping", b.angular_damping);
+    flag("lock_rotation", b.lock_rotation);
+    flag("bullet", b.ccd);
+    if (const cJSON *v = cJSON_GetObjectItemCaseSensitive(rb, "velocity")) b.velocity = r.vec3(v, where + ".velocity");
+    if (const cJSON *w = cJSON_GetObjectItemCaseSensitive(rb, "angular_velocity"))
+        b.angular_velocity = r.vec3(w, where + ".angular_velocity");
+    if (const cJSON *t = cJSON_GetObjectItemCaseSensitive(rb, "type")) {
+        b.type = r.string(t, where + ".type");
+        if (b.type != "dynamic" && b.type != "static" && b.type != "kinematic")
+            r.bad(where + ".type", "expected dynamic, static or kinematic");
+    } else {
+        b.type = b.mass > 0 ? "dynamic" : "static";
+    }
+    if (b.type == "dynamic" && !(b.mass > 0)) b.type = "static"; // mass 0 means static
+}
+
+Scene read_scene(const std::string &path)
+{
+    FILE *f = std::fopen(path.c_str(), "rb");
+    if (!f) fail(path + ": cannot open: " + std::strerror(errno));
+    std::string text;
+    char chunk[65536];
+    size_t got;
+    while ((got = std::fread(chunk, 1, sizeof chunk, f)) > 0) text.append(chunk, got);
+    std::fclose(f);
+    std::unique_ptr<cJSON, void (*)(cJSON *)> root(cJSON_ParseWithLength(text.data(), text.size()), cJSON_Delete);
+    if (!root) fail(path + ": not valid JSON");
+
+    Reader r(path);
+    Scene scene;
+    const cJSON *doc = root.get();
+    if (const cJSON *n = cJSON_GetObjectItemCaseSensitive(doc, "name")) scene.name = r.string(n, "name");
+    if (const cJSON *g = cJSON_GetObjectItemCaseSensitive(doc, "gravity")) scene.gravity = r.vec3(g, "gravity");
+    if (const cJSON *d = cJSON_GetObjectItemCaseSensitive(doc, "dt")) scene.dt = r.number(d, "dt");
+    if (const cJSON *s = cJSON_GetObjectItemCaseSensitive(doc, "steps"))
+        scene.steps = static_cast<long long>(r.number(s, "steps"));
+    if (!(scene.dt > 0)) r.bad("dt", "must be > 0");
+    if (scene.steps < 0) r.bad("steps", "must be >= 0");
+    if (const cJSON *solver = cJSON_GetObjectItemCaseSensitive(doc, "solver")) {
+        if (const cJSON *it = cJSON_GetObjectItemCaseSensitive(solver, "iterations"))
+            scene.iterations = static_cast<int>(r.number(it, "solver.iterations"));
+        if (const cJSON *sub = cJSON_GetObjectItemCaseSensitive(solver, "substeps"))
+            scene.substeps = static_cast<int>(r.number(sub, "solver.substeps"));
+        if (const cJSON *ws = cJSON_GetObjectItemCaseSensitive(solver, "warm_starting"))
+            scene.warm_starting = r.boolean(ws, "solver.warm_starting");
+        // sleeping and threads: the comparison runs without sleeping, on one thread.
+    }
+    if (scene.iterations < 1) r.bad("solver.iterations", "must be >= 1");
+    if (scene.substeps < 1) r.bad("solver.substeps", "must be >= 1");
+
+    const cJSON *entities = cJSON_GetObjectItemCaseSensitive(doc, "entities");
+    if (!cJSON_IsArray(entities)) r.bad("entities", "expected an array");
+    int index = 0;
+    for (const cJSON *e = entities->child; e; e = e->next, index++) {
+        std::string where = "entities[" + std::to_string(index) + "]";
+        Body b;
+        b.name = "entity" + std::to_string(index);
+        if (const cJSON *n = cJSON_GetObjectItemCaseSensitive(e, "name")) b.name = r.string(n, where + ".name");
+        if (const cJSON *t = cJSON_GetObjectItemCaseSensitive(e, "transform")) read_transform(r, t, where + ".transform", b);
+        if (const cJSON *c = cJSON_GetObjectItemCaseSensitive(e, "collider")) read_collider(r, c, where + ".collider", b);
+        if (const cJSON *rb = cJSON_GetObjectItemCaseSensitive(e, "rigidbody"))
+            read_rigidbody(r, rb, where + ".rigidbody", b);
+        else if (b.has_collider)
+            b.type = "static"; // a collider without a rigid body stops others, as a floor does
+        scene.bodies.push_back(b);
+    }
+    if (scene.name.empty()) {
+        std::string base = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
+        if (base.size() > 5 && base.compare(base.size() - 5, 5, ".json") == 0) base.resize(base.size() - 5);
+        scene.name = base;
+    }
+    return scene;
+}
+
+// ---- the Bullet world ----
+
+struct World {
+    btDefaultCollisionConfiguration configuration;
+    btCollisionDispatcher dispatcher{&configuration};
+    btDbvtBroadphase broadphase;
+    btSequentialImpulseConstraintSolver solver;
+    btDiscreteDynamicsWorld world{&dispatcher, &broadphase, &solver, &configuration};
+    std::vector<std::unique_ptr<btCollisionShape>> shapes;
+    std::vector<std::unique_ptr<btDefaultMotionState>> motion_states;
+    std::vector<std::unique_ptr<btRigidBody>> rigid_bodies;
+    std::vector<btRigidBody *> by_entity;   // nullptr: the entity has neither collider nor rigid body
+    std::vector<btRigidBody *> kinematic;
+
+    ~World()
+    {
+        for (auto &b : rigid_bodies) world.removeRigidBody(b.get());
+    }
+};
+
+std::unique_ptr<btCollisionShape> make_shape(const Body &b)
+{
+    if (b.shape == "sphere") return std::make_unique<btSphereShape>(static_cast<btScalar>(b.radius));
+    if (b.shape == "box") return std::make_unique<btBoxShape>(b.half_extents);
+    if (b.shape == "capsule") // axis Y; Bullet's height is the segment: 2 * half_height
+        return std::make_unique<btCapsuleShape>(static_cast<btScalar>(b.radius),
+                                                static_cast<btScalar>(2.0 * b.half_height));
+    return std::make_unique<btEmptyShape>();
+}
+
+void build_world(const Scene &scene, World &w)
+{
+    w.world.setGravity(scene.gravity);
+    btContactSolverInfo &info = w.world.getSolverInfo();
+    info.m_numIterations = scene.iterations;
+    if (scene.warm_starting)
+        info.m_solverMode |= SOLVER_USE_WARMSTARTING;
+    else
+        info.m_solverMode &= ~SOLVER_USE_WARMSTARTING;
+    gCalculateCombinedRestitutionCallback = combined_restitution;
+    gCalculateCombinedFrictionCallback = combined_friction;
+
+    for (const Body &b : scene.bodies) {
+        if (!b.has_collider && !b.has_rigidbody) {
+            w.by_entity.push_back(nullptr);
+            continue;
+        }
+        std::unique_ptr<btCollisionShape> shape = make_shape(b);
+        btTransform start(b.rotation, b.position);
+        auto motion = std::make_unique<btDefaultMotionState>(start);
+        bool dynamic = b.type == "dynamic";
+        btScalar mass = dynamic ? static_cast<btScalar>(b.mass) : btScalar(0);
+        btVector3 inertia(0, 0, 0);
+        if (dynamic) {
+            if (b.has_collider)
+                shape->calculateLocalInertia(mass, inertia);
+            else
+                inertia = btVector3(mass, mass, mass); // no shape: a unit-sized body
+        }
+        btRigidBody::btRigidBodyConstructionInfo ci(mass, motion.get(), shape.get(), inertia);
+        ci.m_restitution = static_cast<btScalar>(b.restitution);
+        ci.m_friction = static_cast<btScalar>(b.friction);
+        // voltex damping is a rate c (1/s): v' = v exp(-c t). Bullet keeps
+        // (1 - d)^t of the velocity per step, so d = 1 - exp(-c).
+        ci.m_linearDamping = static_cast<btScalar>(1.0 - std::exp(-b.linear_damping));
+        ci.m_angularDamping = static_cast<btScalar>(1.0 - std::exp(-b.angular_damping));
+        auto body = std::make_unique<btRigidBody>(ci);
+        int flags = body->getCollisionFlags();
+        if (b.type == "kinematic") flags |= btCollisionObject::CF_KINEMATIC_OBJECT;
+        if (b.sensor || !b.has_collider) flags |= btCollisionObject::CF_NO_CONTACT_RESPONSE;
+        body->setCollisionFlags(flags);
+        body->setActivationState(DISABLE_DEACTIVATION);
+        if (dynamic || b.type == "kinematic") {
+            body->setLinearVelocity(b.velocity);
+            body->setAngularVelocity(b.angular_velocity);
+        }
+        if (b.lock_rotation) body->setAngularFactor(0);
+        if (b.ccd && dynamic && b.has_collider) {
+            btVector3 centre;
+            btScalar radius;
+            shape->getBoundingSphere(centre, radius);
+            body->setCcdMotionThreshold(radius * 0.5f);
+            body->setCcdSweptSphereRadius(radius * 0.5f);
+        }
+        w.world.addRigidBody(body.get());
+        if (dynamic && b.gravity_scale != 1.0) {
+            body->setFlags(body->getFlags() | BT_DISABLE_WORLD_GRAVITY);
+            body->setGravity(scene.gravity * static_cast<btScalar>(b.gravity_scale));
+        }
+        if (b.type == "kinematic") w.kinematic.push_back(body.get());
+        w.by_entity.push_back(body.get());
+        w.shapes.push_back(std::move(shape));
+        w.motion_states.push_back(std::move(motion));
+        w.rigid_bodies.push_back(std::move(body));
+    }
+}
+
+// Kinematic bodies move at their own velocity: Bullet reads their next pose
+// from the motion state and derives the velocity it uses from it.
+void move_kinematic(World &w, btScalar dt)
+{
+    for (btRigidBody *b : w.kinematic) {
+        btTransform current;
+        b->getMotionState()->getWorldTransform(current);
+        btTransform next;
+        btTransformUtil::integrateTransform(current, b->getLinearVelocity(), b->getAngularVelocity(), dt, next);
+        b->getMotionState()->setWorldTransform(next);
+    }
+}
+
+// Contact points Bullet's solver saw in the last step (every manifold point).
+long long contact_points(World &w)
+{
+    long long n = 0;
+    int manifolds = w.dispatcher.getNumManifolds();
+    for (int i = 0; i < manifolds; i++) n += w.dispatcher.getManifoldByIndexInternal(i)->getNumContacts();
+    return n;
+}
+
+// Nearest-rank percentile of sorted samples (p in (0, 1]); the median is the
+// middle one, or the mean of the two middle ones (as src/cli/stats.c).
+double percentile(const std::vector<double> &sorted, double p)
+{
+    if (sorted.empty()) return 0.0;
+    size_t rank = static_cast<size_t>(std::ceil(p * static_cast<double>(sorted.size())));
+    return sorted[std::max<size_t>(rank, 1) - 1];
+}
+
+double median(const std::vector<double> &sorted)
+{
+    size_t n = sorted.size();
+    if (n == 0) return 0.0;
+    return n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+}
+
+void usage()
+{
+    std::printf("Usage: %s [--steps N] SCENE.json\n"
+                "Runs a voltex-sim scene in Bullet with voltex-sim's settings and prints the\n"
+                "figures of voltex-sim --stats (bodies, steps, ms/step median and p95, steps/s,\n"
+                "contacts/step, max displacement of dynamic bodies, peak memory).\n",
+                prog);
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    std::string path;
+    long long steps_override = -1;
+    for (int i = 1; i < argc; i++) {
+        std::string arg = argv[i];
+        if (arg == "-h" || arg == "--help") {
+            usage();
+            return 0;
+        }
+        if (arg == "-n" || arg == "--steps") {
+            if (i + 1 >= argc) fail(arg + ": missing value");
+            char *end;
+            steps_override = std::strtoll(argv[++i], &end, 10);
+            if (*end != '\0' || steps_override < 0) fail(arg + ": expected an integer >= 0");
+        } else if (arg == "-q" || arg == "--quiet" || arg == "--stats") {
+            // accepted for symmetry with voltex-sim: the peer prints its figures always
+        } else if (!arg.empty() && arg[0] == '-') {
+            fail("unknown option '" + arg + "' (try --help)");
+        } else if (path.empty()) {
+            path = arg;
+        } else {
+            fail("unexpected argument '" + arg + "' (one scene file)");
+        }
+    }
+    if (path.empty()) fail("missing SCENE.json (try --help)");
+
+    Scene scene = read_scene(path);
+    long long steps = steps_override >= 0 ? steps_override : scene.steps;
+    auto w = std::make_unique<World>();
+    build_world(scene, *w);
+
+    size_t bodies = scene.bodies.size(), dynamic = 0;
+    std::vector<btVector3> start(bodies);
+    for (size_t i = 0; i < bodies; i++) {
+        start[i] = scene.bodies[i].position;
+        if (w->by_entity[i] && scene.bodies[i].type == "dynamic") dynamic++;
+    }
+
+    const btScalar sub_dt = static_cast<btScalar>(scene.dt / scene.substeps);
+    std::vector<double> step_ms;
+    step_ms.reserve(static_cast<size_t>(std::min<long long>(steps, 1 << 22)));
+    long long contacts = 0;
+    double wall_start = now_seconds();
+    for (long long k = 0; k < steps; k++) {
+        double t0 = now_seconds();
+        for (int s = 0; s < scene.substeps; s++) {
+            move_kinematic(*w, sub_dt);
+            w->world.stepSimulation(sub_dt, 0); // maxSubSteps 0: exactly one step of sub_dt
+        }
+        double t1 = now_seconds();
+        if (step_ms.size() < step_ms.capacity()) step_ms.push_back((t1 - t0) * 1000.0);
+        contacts += contact_points(*w);
+    }
+    double wall = now_seconds() - wall_start;
+
+    double max_displacement = 0.0;
+    std::string moved = "-";
+    for (size_t i = 0; i < bodies; i++) {
+        btRigidBody *b = w->by_entity[i];
+        if (!b || scene.bodies[i].type != "dynamic") continue;
+        double d = static_cast<double>((b->getWorldTransform().getOrigin() - start[i]).length());
+        if (!(d <= max_displacement)) { // NaN wins, so it shows
+            max_displacement = d;
+            moved = scene.bodies[i].name;
+        }
+    }
+
+    std::vector<double> sorted = step_ms;
+    std::sort(sorted.begin(), sorted.end());
+    double total_ms = 0.0;
+    for (double ms : step_ms) total_ms += ms;
+    double mean_ms = step_ms.empty() ? 0.0 : total_ms / static_cast<double>(step_ms.size());
+    double n = static_cast<double>(steps);
+    rusage usage_now;
+    getrusage(RUSAGE_SELF, &usage_now);
+
+    std::printf("%s: bodies %zu (%zu dynamic), steps %lld, wall %.3f s, %.4g ms/step, %.0f steps/s, "
+                "%.2f contacts/step\n",
+                prog, bodies, dynamic, steps, wall, n > 0 ? wall * 1000.0 / n : 0.0, wall > 0 ? n / wall : 0.0,
+                n > 0 ? static_cast<double>(contacts) / n : 0.0);
+    std::printf("%s: step ms: median %.4f, p95 %.4f, mean %.4f, max %.4f\n", prog, median(sorted),
+                percentile(sorted, 0.95), mean_ms, sorted.empty() ? 0.0 : sorted.back());
+    std::printf("%s: max displacement %.4g m (%s), peak memory %.1f MB\n", prog, max_displacement, moved.c_str(),
+                static_cast<double>(usage_now.ru_maxrss) / 1024.0);
+    w.reset();
+    return 0;
+}

@@ -1,0 +1,252 @@
+#!/usr/bin/env bash
+# scripts/bench.sh [--peers] [--repeat N] [--trace-scene SCENE] [SCENE...]
+#
+# Builds voltex-sim (Release), runs each bench scene (default: every
+# scenes/bench/*.json; a SCENE is a path or a name under scenes/bench/) N
+# times (default 3) with `voltex-sim --stats -q`, and prints one table of the
+# medians over the runs: bodies, steps, median and p95 ms per physics step,
+# steps/s, contacts/step, the stage split (broad/narrow/solver/integration,
+# when the engine reports it) and the max displacement of a dynamic body
+# from its start (the stability figure of stacks and pyramids).
+#
+# The timed runs measure the engine: the trace goes to /dev/null and only
+# its first and last frames are written (--every 1000000000); ms/step times
+# vx_physics_step alone. One scene (--trace-scene, default spheres_4096 when
+# it is in the list) runs once more with the full CSV trace written to a
+# temporary file, for the trace output speed in MB/s.
+#
+# --peers also builds bench/peer_bullet (Bullet 3, installing libbullet-dev
+# when missing) in its own build directory and prints Bullet's row under each
+# of ours, with the ratio voltex/bullet of median ms/step.
+#
+# A scene the loader rejects shows as "rejected: <message>" and the others
+# still run. The table goes to stdout, progress to stderr.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/setup.sh"
+
+usage() { sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+
+peers=0
+repeat=3
+trace_scene=""
+scenes=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --peers) peers=1 ;;
+        --repeat)
+            [ $# -ge 2 ] || { vx_log "--repeat: missing value"; exit 2; }
+            repeat="$2"; shift ;;
+        --repeat=*) repeat="${1#--repeat=}" ;;
+        --trace-scene)
+            [ $# -ge 2 ] || { vx_log "--trace-scene: missing value"; exit 2; }
+            trace_scene="$2"; shift ;;
+        --trace-scene=*) trace_scene="${1#--trace-scene=}" ;;
+        -h|--help) usage; exit 0 ;;
+        --) shift; scenes+=("$@"); break ;;
+        -*) vx_log "unknown option '$1' (try --help)"; exit 2 ;;
+        *) scenes+=("$1") ;;
+    esac
+    shift
+done
+[[ "$repeat" =~ ^[1-9][0-9]*$ ]] || { vx_log "--repeat: expected an integer >= 1, got '$repeat'"; exit 2; }
+
+# A scene argument: a file, or a name under scenes/bench/.
+resolve_scene() {
+    if [ -f "$1" ]; then printf '%s\n' "$1"
+    elif [ -f "$vx_root/scenes/bench/$1.json" ]; then printf '%s\n' "$vx_root/scenes/bench/$1.json"
+    elif [ -f "$vx_root/scenes/bench/$1" ]; then printf '%s\n' "$vx_root/scenes/bench/$1"
+    else vx_log "no such scene: $1"; return 1
+    fi
+}
+if [ ${#scenes[@]} -eq 0 ]; then
+    mapfile -t scenes < <(LC_ALL=C ls "$vx_root"/scenes/bench/*.json)
+else
+    resolved=()
+    for s in "${scenes[@]}"; do
+        path=$(resolve_scene "$s") || exit 2
+        resolved+=("$path")
+    done
+    scenes=("${resolved[@]}")
+fi
+scene_name() { basename "$1" .json; }
+
+# ---- build ----
+build="$vx_root/build/bench"
+vx_install "${VX_BUILD_PACKAGES[@]}"
+vx_log "building voltex-sim (Release) in $build"
+vx_build "$build" Release -DVOLTEX_BUILD_TESTS=OFF -- voltex-sim
+sim="$build/voltex-sim"
+peer=""
+if [ "$peers" -eq 1 ]; then
+    peer_build="$vx_root/build/bench-peers"
+    vx_install g++ libbullet-dev
+    vx_log "building bench/peer_bullet (Release) in $peer_build"
+    vx_build "$peer_build" Release -DVOLTEX_BUILD_TESTS=OFF -DVOLTEX_BULLET_PEER=ON -- peer_bullet
+    peer="$peer_build/bench/peer_bullet"
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/voltex-bench.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# ---- reading --stats ----
+# parse_stats PREFIX FILE: the figures of one run as "key value" lines.
+parse_stats() {
+    awk -v p="$1: " '
+        index($0, p) != 1 { next }
+        { line = substr($0, length(p) + 1) }
+        line ~ /^bodies / {
+            split(line, a, /[ (),]+/)
+            print "bodies", a[2]; print "dynamic", a[3]; print "steps", a[6]
+            if (match(line, /[0-9.]+ contacts\/step/)) print "contacts", substr(line, RSTART, RLENGTH - 14)
+        }
+        line ~ /^step ms: / {
+            n = split(substr(line, 10), a, /, /)
+            for (i = 1; i <= n; i++) { split(a[i], kv, " "); print kv[1], kv[2] }
+        }
+        line ~ /^stage ms\/step:/ {
+            split("broad phase|narrow phase|solver|integration", names, "|")
+            for (i = 1; i <= 4; i++)
+                if (match(line, names[i] " [0-9.]+")) print "stage" i, substr(line, RSTART + length(names[i]) + 1, RLENGTH - length(names[i]) - 1)
+        }
+        line ~ /^max displacement / {
+            split(line, a, " "); if (a[3] ~ /^[0-9.eE+-]+$/) print "displacement", a[3]
+            if (match(line, /peak memory [0-9.]+/)) print "memory", substr(line, RSTART + 12, RLENGTH - 12)
+        }
+        line ~ /^trace [0-9.]+ MB, / { split(line, a, /[ ,]+/); print "trace_mb", a[2]; print "trace_mbs", a[4] }
+    ' "$2"
+}
+
+# median of the numbers on stdin ("-" if none)
+median() {
+    sort -g | awk '{ v[NR] = $1 } END {
+        if (NR == 0) { print "-"; exit }
+        if (NR % 2) printf "%.6g\n", v[(NR + 1) / 2]; else printf "%.6g\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# run_engine ENGINE SCENE OUT_PREFIX: runs it $repeat times; writes OUT_PREFIX.N
+# (stats) and OUT_PREFIX.status ("ok", or "rejected: ..." / "failed ...").
+run_engine() {
+    local engine="$1" scene="$2" out="$3" r code prefix
+    for r in $(seq 1 "$repeat"); do
+        vx_log "running $engine on $(scene_name "$scene") ($r/$repeat)"
+        code=0
+        if [ "$engine" = voltex ]; then
+            prefix="voltex-sim"
+            "$sim" "$scene" --stats -q -o /dev/null --every 1000000000 >/dev/null 2>"$out.$r" || code=$?
+        else
+            prefix="peer_bullet"
+            "$peer" "$scene" >"$out.$r" 2>&1 || code=$?
+        fi
+        if [ "$code" -ne 0 ]; then
+            local message
+            message=$(grep -m1 "^$prefix: " "$out.$r" | sed "s|^$prefix: ||; s|^$scene: ||" || true)
+            [ -n "$message" ] || message=$(head -c 200 "$out.$r" | tr '\n' ' ')
+            if [ "$engine" = voltex ] && [ "$code" -eq 2 ]; then
+                echo "rejected: $message" >"$out.status"
+            else
+                echo "failed (exit $code): $message" >"$out.status"
+            fi
+            return 0
+        fi
+        parse_stats "$prefix" "$out.$r" >"$out.$r.kv"
+    done
+    echo ok >"$out.status"
+}
+
+# figure OUT_PREFIX KEY: the median of KEY over the runs.
+figure() {
+    local r
+    for r in $(seq 1 "$repeat"); do awk -v k="$2" '$1 == k { print $2 }' "$1.$r.kv"; done | median
+}
+
+fmt() { # fmt NUMBER PRINTF_FORMAT: "-" stays "-"
+    if [ "$1" = "-" ] || [ -z "$1" ]; then printf '%s' "-"; else LC_ALL=C printf "$2" "$1"; fi
+}
+
+row_format="%-20s %-7s %6s %5s %10s %10s %8s %9s %23s %10s %8s\n"
+print_row() { # print_row SCENE ENGINE OUT_PREFIX [RATIO]
+    local scene="$1" engine="$2" out="$3" ratio="${4:--}" status
+    status=$(cat "$out.status")
+    if [ "$status" != ok ]; then
+        printf "%-20s %-7s %s\n" "$scene" "$engine" "$status"
+        return
+    fi
+    local mean steps_s stages s1 s2 s3 s4
+    mean=$(figure "$out" mean)
+    steps_s=$(awk -v m="$mean" 'BEGIN { if (m + 0 > 0) printf "%.0f", 1000 / m; else print "-" }')
+    s1=$(figure "$out" stage1); s2=$(figure "$out" stage2); s3=$(figure "$out" stage3); s4=$(figure "$out" stage4)
+    if [ "$s1" = - ] || [ "$s2" = - ] || [ "$s3" = - ] || [ "$s4" = - ]; then
+        stages="-"
+    else
+        stages=$(LC_ALL=C printf "%.2f/%.2f/%.2f/%.2f" "$s1" "$s2" "$s3" "$s4")
+    fi
+    LC_ALL=C printf "$row_format" "$scene" "$engine" "$(figure "$out" bodies)" "$(figure "$out" steps)" \
+        "$(fmt "$(figure "$out" median)" %.3f)" "$(fmt "$(figure "$out" p95)" %.3f)" "$steps_s" \
+        "$(fmt "$(figure "$out" contacts)" %.1f)" "$stages" "$(fmt "$(figure "$out" displacement)" %.4g)" "$ratio"
+}
+
+# ---- the runs ----
+for scene in "${scenes[@]}"; do
+    name=$(scene_name "$scene")
+    run_engine voltex "$scene" "$work/$name.voltex"
+    if [ -n "$peer" ]; then
+        if [[ "$(cat "$work/$name.voltex.status")" == rejected:* ]]; then
+            echo "skipped (the scene is rejected by voltex-sim)" >"$work/$name.bullet.status"
+        else
+            run_engine bullet "$scene" "$work/$name.bullet"
+        fi
+    fi
+done
+
+# The trace speed: one scene, once, with every frame of the CSV body trace.
+if [ -z "$trace_scene" ]; then
+    for scene in "${scenes[@]}"; do
+        if [ "$(scene_name "$scene")" = spheres_4096 ] && [ "$(cat "$work/spheres_4096.voltex.status")" = ok ]; then
+            trace_scene="$scene"
+        fi
+    done
+    if [ -z "$trace_scene" ]; then
+        for scene in "${scenes[@]}"; do
+            [ "$(cat "$work/$(scene_name "$scene").voltex.status")" = ok ] && { trace_scene="$scene"; break; }
+        done
+    fi
+else
+    trace_scene=$(resolve_scene "$trace_scene") || exit 2
+fi
+trace_line=""
+if [ -n "$trace_scene" ]; then
+    vx_log "running voltex on $(scene_name "$trace_scene") with the full CSV trace"
+    if "$sim" "$trace_scene" --stats -q -o "$work/trace.csv" >/dev/null 2>"$work/trace.stats"; then
+        parse_stats voltex-sim "$work/trace.stats" >"$work/trace.kv"
+        mb=$(awk '$1 == "trace_mb" { print $2 }' "$work/trace.kv")
+        mbs=$(awk '$1 == "trace_mbs" { print $2 }' "$work/trace.kv")
+        trace_line="trace output: $(scene_name "$trace_scene"), CSV body trace of every frame, ${mb:-?} MB at ${mbs:-?} MB/s"
+    else
+        trace_line="trace output: $(scene_name "$trace_scene") failed: $(head -n1 "$work/trace.stats")"
+    fi
+    rm -f "$work/trace.csv"
+fi
+
+# ---- the table ----
+cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)
+echo "voltex-sim bench, $(date -u '+%Y-%m-%d %H:%M UTC'), ${cpu:-unknown CPU}, $(nproc) cores, one thread," \
+     "Release, median of $repeat runs"
+echo "ms = ms per physics step; steps/s = 1000 / mean ms; stages = broad/narrow/solver/integration ms;" \
+     "disp = max displacement (m) of a dynamic body from its start at the end"
+if [ -n "$peer" ]; then
+    echo "ratio = voltex median ms / bullet median ms (Bullet $(pkg-config --modversion bullet 2>/dev/null || echo '?'));" \
+         "bullet contacts = every point of its persistent manifolds, also those within its breaking distance"
+fi
+LC_ALL=C printf "$row_format" scene engine bodies steps "median ms" "p95 ms" steps/s contacts stages disp ratio
+for scene in "${scenes[@]}"; do
+    name=$(scene_name "$scene")
+    ratio="-"
+    if [ -n "$peer" ] && [ "$(cat "$work/$name.voltex.status")" = ok ] && [ "$(cat "$work/$name.bullet.status")" = ok ]; then
+        ratio=$(awk -v a="$(figure "$work/$name.voltex" median)" -v b="$(figure "$work/$name.bullet" median)" \
+            'BEGIN { if (b + 0 > 0) printf "%.2f", a / b; else print "-" }')
+    fi
+    print_row "$name" voltex "$work/$name.voltex" "$ratio"
+    if [ -n "$peer" ]; then print_row "$name" bullet "$work/$name.bullet"; fi
+done
+if [ -n "$trace_line" ]; then echo "$trace_line"; fi
+exit 0
