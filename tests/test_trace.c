@@ -127,6 +127,135 @@ Test(trace_float, every_kind_of_float_reads_back_exactly)
     }
 }
 
+/* vx_format_float computes its digits itself; the contract is the text of
+ * snprintf("%.9g", (double)f). Checks one float against snprintf, including
+ * the return value. */
+static void assert_as_snprintf(float f)
+{
+    char got[64], want[64];
+    int got_length = vx_format_float(got, sizeof got, f);
+    int want_length = snprintf(want, sizeof want, "%.9g", (double)f);
+    uint32_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    cr_assert_str_eq(got, want, "bits %08x: got '%s', snprintf gives '%s'", bits, got, want);
+    cr_assert_eq(got_length, want_length, "bits %08x: length %d, not %d", bits, got_length, want_length);
+}
+
+static float float_from_bits(uint32_t bits)
+{
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+/* Fewer random floats under the sanitizers, which make both sides slower. */
+#if defined(__SANITIZE_ADDRESS__)
+#define RANDOM_FLOATS_PER_TEST 500000
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RANDOM_FLOATS_PER_TEST 500000
+#endif
+#endif
+#ifndef RANDOM_FLOATS_PER_TEST
+#define RANDOM_FLOATS_PER_TEST 5000000 /* two tests: 10 million bit patterns */
+#endif
+
+Test(trace_float, ties_round_half_even_on_the_exact_value)
+{
+    /* Exactly half-way at the 9th digit: glibc rounds to the even digit. */
+    char buf[64];
+    cr_assert_str_eq(format(buf, sizeof buf, 1048576.125f), "1048576.12");
+    cr_assert_str_eq(format(buf, sizeof buf, 1048576.375f), "1048576.38");
+    cr_assert_str_eq(format(buf, sizeof buf, 524288.0625f), "524288.062");
+    cr_assert_str_eq(format(buf, sizeof buf, 524288.1875f), "524288.188");
+    /* Switches between fixed and exponent notation, on either side. */
+    cr_assert_str_eq(format(buf, sizeof buf, 0.0001f), "9.99999975e-05");
+    cr_assert_str_eq(format(buf, sizeof buf, 0.00012f), "0.000119999997");
+    cr_assert_str_eq(format(buf, sizeof buf, 999999936.0f), "999999936");
+    cr_assert_str_eq(format(buf, sizeof buf, 1e9f), "1e+09");
+    cr_assert_str_eq(format(buf, sizeof buf, -3e10f), "-3.0000001e+10");
+    cr_assert_str_eq(format(buf, sizeof buf, 1e-10f), "1.00000001e-10");
+}
+
+Test(trace_float, special_values_as_snprintf)
+{
+    static const uint32_t specials[] = {
+        0x00000000u, 0x80000000u,                           /* +0, -0 */
+        0x7f800000u, 0xff800000u,                           /* +inf, -inf */
+        0x7fc00000u, 0xffc00000u, 0x7fffffffu, 0xffffffffu, /* quiet NaNs, both signs */
+        0x7f800001u, 0xff800001u, 0x7fa00000u, 0xffbfffffu, /* signalling NaNs */
+        0x00000001u, 0x80000001u, 0x007fffffu, 0x807fffffu, /* smallest and largest denormal */
+        0x00800000u, 0x80800000u, 0x7f7fffffu, 0xff7fffffu, /* FLT_MIN, FLT_MAX */
+        0x3f800000u, 0x3f7fffffu, 0x3f800001u,              /* 1 and its neighbours */
+    };
+    for (size_t i = 0; i < sizeof specials / sizeof specials[0]; i++) assert_as_snprintf(float_from_bits(specials[i]));
+    const float decimal_edges[] = {1e-5f, 1e-4f, 1e-3f, 0.1f, 1.0f, 10.0f, 99999.9922f, 1e8f, 99999999.0f,
+                                   999999999.0f, 1e9f, 1e10f, 123456789.0f, 0.5f, 1.0f / 3.0f, 16777216.0f,
+                                   16777217.0f, 3.4e38f, 1e-38f, 1e-45f, 9.8e-45f};
+    for (size_t i = 0; i < sizeof decimal_edges / sizeof decimal_edges[0]; i++) {
+        assert_as_snprintf(decimal_edges[i]);
+        assert_as_snprintf(-decimal_edges[i]);
+    }
+}
+
+Test(trace_float, every_power_of_two_and_its_neighbours_as_snprintf)
+{
+    /* 2^-149 (the smallest denormal) to 2^127, both signs, with the floats
+     * just below and above: the edges of every binade. */
+    for (int e = -149; e <= 127; e++) {
+        float p = ldexpf(1.0f, e);
+        uint32_t bits;
+        memcpy(&bits, &p, sizeof bits);
+        for (uint32_t d = 0; d < 3; d++) {
+            uint32_t b = bits - 1u + d;
+            if (b == 0xffffffffu) continue; /* below +0: not a neighbour */
+            assert_as_snprintf(float_from_bits(b));
+            assert_as_snprintf(float_from_bits(b | 0x80000000u));
+        }
+    }
+}
+
+Test(trace_float, runs_of_consecutive_floats_with_many_ties_as_snprintf)
+{
+    /* In [2^19, 2^21) many floats sit exactly half-way between two 9-digit
+     * decimals (524288.0625, 1048576.125); also runs near 1, 0.1 and 1e-5. */
+    static const float starts[] = {524288.0f, 1048576.0f, 1.0f, 0.1f, 1e-5f, 1e30f};
+    for (size_t i = 0; i < sizeof starts / sizeof starts[0]; i++) {
+        uint32_t bits;
+        memcpy(&bits, &starts[i], sizeof bits);
+        for (uint32_t k = 0; k < 100000u; k++) assert_as_snprintf(float_from_bits(bits + k));
+    }
+}
+
+static void random_floats_as_snprintf(uint32_t seed)
+{
+    vx_test_rng rng = {seed};
+    for (int i = 0; i < RANDOM_FLOATS_PER_TEST; i++) assert_as_snprintf(float_from_bits(vx_test_rng_next(&rng)));
+}
+
+Test(trace_float, random_bit_patterns_as_snprintf_first_half) { random_floats_as_snprintf(0x2545f491u); }
+
+Test(trace_float, random_bit_patterns_as_snprintf_second_half) { random_floats_as_snprintf(0x9e3779b9u); }
+
+Test(trace_float, small_buffers_truncate_as_snprintf)
+{
+    const float values[] = {-1.23456789e-30f, 0.0166666675f, -0.0f, 1e9f};
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+        char want_full[64];
+        int want_length = snprintf(want_full, sizeof want_full, "%.9g", (double)values[i]);
+        cr_assert_eq(vx_format_float(NULL, 0, values[i]), want_length, "size 0 returns the full length");
+        for (size_t size = 1; size < 20; size++) {
+            char got[32], want[32];
+            memset(got, 'x', sizeof got);
+            memset(want, 'x', sizeof want);
+            int got_length = vx_format_float(got, size, values[i]);
+            snprintf(want, size, "%.9g", (double)values[i]);
+            cr_assert_eq(got_length, want_length);
+            cr_assert(memcmp(got, want, sizeof got) == 0, "size %zu: '%s' vs '%s'", size, got, want);
+        }
+    }
+}
+
 Test(trace_float, frame_time_is_k_times_dt_rounded_once)
 {
     char buf[64];
