@@ -43,10 +43,6 @@ static void expect_error(const char *json, vx_status code, const char *message)
 
 static void expect_invalid(const char *json, const char *message) { expect_error(json, VX_ERR_INVALID, message); }
 
-static void expect_unsupported(const char *json, const char *message)
-{
-    expect_error(json, VX_ERR_UNSUPPORTED, message);
-}
 
 /* ---- reading the file ---- */
 
@@ -243,7 +239,7 @@ Test(scene_errors, unknown_solver_key)
     expect_invalid("{\"solver\": {\"gravity\": 5}, \"entities\": []}",
                    "s.json: solver.gravity: unknown key (expected one of: iterations, position_iterations, substeps, "
                    "warm_starting, sleeping, threads, restitution_threshold, baumgarte_slop, baumgarte_percent, "
-                   "max_correction, speculative_distance)");
+                   "max_correction, speculative_distance, broadphase)");
     expect_invalid("{\"solver\": {\"position_iteration\": 5}, \"entities\": []}",
                    "s.json: solver.position_iteration: unknown key (did you mean \"position_iterations\"?)");
     expect_invalid("{\"solver\": {\"max_corection\": 0.1}, \"entities\": []}",
@@ -548,32 +544,35 @@ Test(scene_errors, static_or_kinematic_body_with_mass)
                    "s.json: entities[0].rigidbody.mass: a kinematic body has no mass (leave it out)");
 }
 
-/* ---- not supported yet (issue 4 work) ---- */
+/* ---- issue 4 keys ---- */
 
-Test(scene_errors, bullet_not_supported)
+Test(scene_errors, bullet_must_be_true_or_false)
 {
-    expect_unsupported(ENTITIES("{" SPHERE ", \"rigidbody\": {\"bullet\": true}}"),
-                       "s.json: entities[0].rigidbody.bullet: continuous collision is not supported yet");
+    expect_invalid(ENTITIES("{" SPHERE ", \"rigidbody\": {\"bullet\": 1}}"),
+                   "s.json: entities[0].rigidbody.bullet: must be true or false");
+    expect_invalid(ENTITIES("{" SPHERE ", \"rigidbody\": {\"bulet\": true}}"),
+                   "s.json: entities[0].rigidbody.bulet: unknown key (did you mean \"bullet\"?)");
 }
 
-Test(scene_errors, sleeping_not_supported)
+Test(scene_errors, broadphase_must_be_tree_or_bvh)
 {
-    expect_unsupported("{\"solver\": {\"sleeping\": true}, \"entities\": []}",
-                       "s.json: solver.sleeping: sleeping is not supported yet");
+    expect_invalid("{\"solver\": {\"broadphase\": \"sap\"}, \"entities\": []}",
+                   "s.json: solver.broadphase: must be \"tree\" or \"bvh\"");
+    expect_invalid("{\"solver\": {\"broadphase\": \"Tree\"}, \"entities\": []}",
+                   "s.json: solver.broadphase: must be \"tree\" or \"bvh\"");
+    expect_invalid("{\"solver\": {\"broadphase\": 1}, \"entities\": []}",
+                   "s.json: solver.broadphase: must be a string");
+    expect_invalid("{\"solver\": {\"broadfase\": \"bvh\"}, \"entities\": []}",
+                   "s.json: solver.broadfase: unknown key (did you mean \"broadphase\"?)");
 }
 
 Test(scene_errors, invalid_input_is_reported_before_unsupported_features)
 {
-    /* the unsupported bullet comes first in the file, the typo wins */
+    /* bullet, once rejected, is a setting like any other: the typo after it is the error */
     expect_invalid(ENTITIES("{" SPHERE ", \"rigidbody\": {\"bullet\": true}}, {\"colider\": {}}"),
                    "s.json: entities[1].colider: unknown key (did you mean \"collider\"?)");
     expect_invalid("{\"solver\": {\"sleeping\": true}, \"entities\": [{\"rigidbody\": {\"mass\": -1}}]}",
                    "s.json: entities[0].rigidbody.mass: must be >= 0");
-    /* the first unsupported feature in the file is named */
-    expect_unsupported("{\"solver\": {\"sleeping\": true}, \"entities\": [{\"rigidbody\": {\"bullet\": true}}]}",
-                       "s.json: solver.sleeping: sleeping is not supported yet");
-    expect_unsupported(ENTITIES("{\"rigidbody\": {\"bullet\": true}}, {\"rigidbody\": {\"bullet\": true}}"),
-                       "s.json: entities[0].rigidbody.bullet: continuous collision is not supported yet");
 }
 
 Test(scene_errors, what_issue_3_simulates_is_no_longer_rejected)

@@ -136,6 +136,8 @@ Test(scene_load, defaults_fill_what_the_file_leaves_out)
     cr_assert_eq(s.config.position_iterations, d.position_iterations);
     cr_assert_eq(s.config.warm_starting, d.warm_starting);
     cr_assert_eq(s.config.sleeping, d.sleeping);
+    cr_assert_eq(s.config.broadphase, d.broadphase);
+    cr_assert_eq(d.broadphase, VX_BROADPHASE_DYNAMIC_TREE);
     cr_assert_eq(s.config.threads, d.threads);
     cr_assert_eq(s.config.restitution_threshold, d.restitution_threshold);
     cr_assert_eq(s.config.baumgarte_slop, d.baumgarte_slop);
@@ -236,9 +238,10 @@ Test(scene_load, solver_keys_are_stored)
     load_ok("{\"solver\": {\"iterations\": 25, \"substeps\": 4, \"warm_starting\": false, \"sleeping\": false,"
             " \"threads\": 8, \"restitution_threshold\": 0.5, \"baumgarte_slop\": 0.005,"
             " \"baumgarte_percent\": 0.2, \"position_iterations\": 7, \"max_correction\": 0.05,"
-            " \"speculative_distance\": 0.03},"
+            " \"speculative_distance\": 0.03, \"broadphase\": \"bvh\"},"
             " \"gravity\": [1, 2, 3], \"dt\": 0.01, \"steps\": 0, \"entities\": []}",
             "solver.json", &s);
+    cr_assert_eq(s.config.broadphase, VX_BROADPHASE_BVH);
     cr_assert_eq(s.config.iterations, 25);
     cr_assert_eq(s.config.substeps, 4);
     cr_assert_not(s.config.warm_starting);
@@ -279,6 +282,23 @@ Test(scene_load, solver_keys_are_stored)
     vx_scene_destroy(&s);
 }
 
+Test(scene_load, sleeping_and_broadphase_are_simulated_settings)
+{
+    vx_scene s;
+    load_ok("{\"solver\": {\"sleeping\": true, \"broadphase\": \"tree\"},"
+            " \"entities\": [{\"collider\": {\"type\": \"sphere\", \"radius\": 1},"
+            "                 \"rigidbody\": {\"can_sleep\": false}}, {\"rigidbody\": {}}]}",
+            "sleep.json", &s);
+    cr_assert(s.config.sleeping);
+    cr_assert_eq(s.config.broadphase, VX_BROADPHASE_DYNAMIC_TREE);
+    const vx_rigidbody *b0 = vx_world_get(s.world, s.entities[0], VX_COMPONENT_RIGIDBODY);
+    const vx_rigidbody *b1 = vx_world_get(s.world, s.entities[1], VX_COMPONENT_RIGIDBODY);
+    cr_assert(b0 && b1);
+    cr_assert_not(b0->can_sleep);
+    cr_assert(b1->can_sleep, "can_sleep defaults to true");
+    vx_scene_destroy(&s);
+}
+
 Test(scene_load, kinematic_bodies_and_sensors_are_accepted)
 {
     vx_scene s;
@@ -298,6 +318,21 @@ Test(scene_load, kinematic_bodies_and_sensors_are_accepted)
     VX_ASSERT_VEC3_NEAR(b->velocity, 1, 2, 3, 0);
     cr_assert_not(collider_of(&s, 1)->sensor);
     VX_ASSERT_VEC3_NEAR(collider_of(&s, 1)->half_extents, 1, 2, 3, 0);
+    vx_scene_destroy(&s);
+}
+
+/* bullet: true (continuous collision against dynamic bodies too) is read
+ * onto the body; it was rejected as not supported before issue 4. */
+Test(scene_load, bullet_is_accepted)
+{
+    vx_scene s;
+    load_ok("{\"entities\": [{\"collider\": {\"type\": \"sphere\", \"radius\": 0.1},"
+            " \"rigidbody\": {\"mass\": 1, \"bullet\": true, \"velocity\": [200, 0, 0]}},"
+            " {\"collider\": {\"type\": \"sphere\", \"radius\": 0.1}, \"rigidbody\": {\"mass\": 1}}]}",
+            "bullet.json", &s);
+    cr_assert(body_of(&s, 0)->bullet);
+    cr_assert_eq(body_of(&s, 0)->type, VX_BODY_DYNAMIC);
+    cr_assert_not(body_of(&s, 1)->bullet);
     vx_scene_destroy(&s);
 }
 

@@ -1,6 +1,7 @@
 /* Rigid-body physics on top of the ECS: the components (collider, rigid body),
- * collision detection (BVH broad phase, narrow phase), integration, the contact
- * solver and the fixed step. Design spec Phase 5-1 and 5-2. */
+ * collision detection (broad phase: the spec's BVH or a dynamic AABB tree;
+ * narrow phase), integration, the contact solver, islands and sleeping, and
+ * the fixed step. Design spec Phase 5-1 and 5-2. */
 #ifndef VOLTEX_PHYSICS_H
 #define VOLTEX_PHYSICS_H
 
@@ -152,6 +153,13 @@ vx_status vx_bvh_build(vx_bvh *bvh, const vx_bvh_entry *entries, size_t count);
 vx_status vx_bvh_query_pairs(const vx_bvh *bvh, vx_pair_list *out);
 
 /* ---- configuration ---- */
+/* The broad phase of vx_physics_step (scene key solver.broadphase: "tree" or
+ * "bvh"). Both find the same pairs, so traces do not depend on the kind. */
+typedef enum {
+    VX_BROADPHASE_BVH = 0,         /* the design spec's median-split BVH, rebuilt every substep */
+    VX_BROADPHASE_DYNAMIC_TREE = 1 /* incremental dynamic AABB trees kept across steps, statics in their own */
+} vx_broadphase_kind;
+
 typedef struct {
     vx_vec3 gravity;             /* m/s^2 */
     float fixed_dt;              /* s */
@@ -166,12 +174,14 @@ typedef struct {
     float baumgarte_percent;     /* fraction of the rest corrected per pass */
     float max_correction;        /* m: the most one position pass moves a contact */
     float speculative_distance;  /* m: contacts are made this far before touching */
+    vx_broadphase_kind broadphase;
 } vx_physics_config;
 
 /* gravity (0,-9.81,0), fixed_dt 1/60, iterations 10, substeps 1, warm starting
  * on, sleeping off, 1 thread, restitution threshold 1 m/s, slop 0.01,
  * percent 0.4, 3 position iterations, max correction 0.2 m, speculative
- * distance 0.02 m (src/physics/config.c says why). */
+ * distance 0.02 m, the dynamic tree broad phase (src/physics/config.c says
+ * why). */
 vx_physics_config vx_physics_config_default(void);
 
 /* ---- the step, in the spec's stages ---- */
@@ -213,5 +223,20 @@ void vx_physics_scratch_free(vx_physics_scratch *s);
  * (the world is then left as it was). */
 vx_status vx_physics_step(vx_world *world, const vx_physics_config *config, vx_physics_scratch *scratch,
                           vx_contact_list *report);
+
+/* Sleeping (config->sleeping): a dynamic body whose speed stays under
+ * 0.05 m/s and 2 degrees/s for 0.5 s is still; an island (dynamic bodies
+ * linked by touching contacts) falls asleep when all its bodies are still
+ * and none has can_sleep false. A sleeping body is not integrated, solved or
+ * collided with the static world or other sleeping bodies; its velocities
+ * are 0 in the world and its contacts are reported as in the step it fell
+ * asleep. Its island wakes when an awake body or a moving kinematic body
+ * comes into contact with one of its bodies, or when the caller changes a
+ * sleeping body's pose, velocity or type in the world between steps (the
+ * step notices the difference: there is no wake function to call). */
+
+/* Dynamic bodies that were awake at the end of the last step (every dynamic
+ * body when sleeping is off; 0 before the first step). */
+size_t vx_physics_awake_count(const vx_physics_scratch *scratch);
 
 #endif

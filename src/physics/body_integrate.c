@@ -7,24 +7,37 @@
 /* 1 / (1 + h c): implicit damping, stable for any h and c >= 0 (Box2D). */
 static float damping_factor(float h, float c) { return 1.0f / (1.0f + h * c); }
 
+static void integrate_velocity(const vx_body_info *info, vx_body_velocity *vel, float h)
+{
+    /* The spec's step, operation for operation: v += (g * gravity_scale) * h. */
+    vel->v = vx_vec3_add(vel->v, vx_vec3_scale(info->gravity, h));
+    if (info->linear_damping > 0.0f) vel->v = vx_vec3_scale(vel->v, damping_factor(h, info->linear_damping));
+    if (info->angular_damping > 0.0f) vel->w = vx_vec3_scale(vel->w, damping_factor(h, info->angular_damping));
+}
+
 void vx_solver_bodies_integrate_velocities(vx_solver_bodies *b, float h)
 {
     for (size_t i = 0; i < b->count; i++) {
         const vx_body_info *info = &b->info[i];
-        if (info->motion != VX_MOTION_DYNAMIC) continue;
-        vx_body_velocity *vel = &b->velocity[i];
-        /* The spec's step, operation for operation: v += (g * gravity_scale) * h. */
-        vel->v = vx_vec3_add(vel->v, vx_vec3_scale(info->gravity, h));
-        if (info->linear_damping > 0.0f) vel->v = vx_vec3_scale(vel->v, damping_factor(h, info->linear_damping));
-        if (info->angular_damping > 0.0f) vel->w = vx_vec3_scale(vel->w, damping_factor(h, info->angular_damping));
+        if (info->motion != VX_MOTION_DYNAMIC || info->asleep) continue;
+        integrate_velocity(info, &b->velocity[i], h);
     }
+}
+
+void vx_solver_bodies_wake(vx_solver_bodies *b, size_t i, float h)
+{
+    vx_body_info *info = &b->info[i];
+    if (!info->asleep) return;
+    info->asleep = false;
+    vx_solver_bodies_update_mass_of(b, i);
+    if (info->motion == VX_MOTION_DYNAMIC) integrate_velocity(info, &b->velocity[i], h);
 }
 
 void vx_solver_bodies_integrate_positions(vx_solver_bodies *b, float h)
 {
     for (size_t i = 0; i < b->count; i++) {
         const vx_body_info *info = &b->info[i];
-        if (info->motion == VX_MOTION_STATIC) continue;
+        if (info->motion == VX_MOTION_STATIC || info->asleep) continue;
         vx_body_pose *pose = &b->pose[i];
         vx_body_velocity *vel = &b->velocity[i];
         pose->x = vx_vec3_add(pose->x, vx_vec3_scale(vel->v, h));

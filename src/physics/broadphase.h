@@ -39,7 +39,8 @@
 #include "voltex/math.h"
 #include "voltex/physics.h"
 
-typedef enum { VX_BROADPHASE_BVH = 0, VX_BROADPHASE_DYNAMIC_TREE = 1 } vx_broadphase_kind;
+/* vx_broadphase_kind (VX_BROADPHASE_BVH, VX_BROADPHASE_DYNAMIC_TREE) is
+ * public: the step's configuration chooses it (voltex/physics.h). */
 
 /* Fat-box defaults, Box2D v2.4's b2_aabbExtension and b2_aabbMultiplier. */
 #define VX_BROADPHASE_MARGIN 0.1f    /* m: a body moves this far before it is reinserted */

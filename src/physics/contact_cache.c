@@ -70,3 +70,64 @@ void vx_contact_cache_commit(vx_contact_cache *c)
     c->next_capacity = capacity;
     c->next_count = 0;
 }
+
+void vx_contact_cache_stash_free(vx_contact_cache_stash *s)
+{
+    free(s->items);
+    memset(s, 0, sizeof *s);
+}
+
+static vx_status reserve_entries(vx_contact_cache_entry **items, size_t *capacity, size_t need)
+{
+    if (need <= *capacity) return VX_OK;
+    size_t cap = *capacity ? *capacity : 64u;
+    while (cap < need) {
+        if (cap > SIZE_MAX / 2u / sizeof **items) return VX_ERR_NOMEM;
+        cap *= 2u;
+    }
+    vx_contact_cache_entry *p = realloc(*items, cap * sizeof *p);
+    if (!p) return VX_ERR_NOMEM;
+    *items = p;
+    *capacity = cap;
+    return VX_OK;
+}
+
+vx_status vx_contact_cache_take(vx_contact_cache *c, bool (*take)(const vx_contact_cache_entry *e, void *context),
+                                void *context, vx_contact_cache_stash *stash)
+{
+    stash->count = 0;
+    vx_status st = reserve_entries(&stash->items, &stash->capacity, c->count); /* before anything moves */
+    if (st != VX_OK) return st;
+    size_t kept = 0;
+    for (size_t i = 0; i < c->count; i++) {
+        const vx_contact_cache_entry *e = &c->items[i];
+        if (take(e, context))
+            stash->items[stash->count++] = *e;
+        else
+            c->items[kept++] = *e;
+    }
+    c->count = kept;
+    return VX_OK;
+}
+
+vx_status vx_contact_cache_put_back(vx_contact_cache *c, const vx_contact_cache_stash *stash)
+{
+    if (stash->count == 0) return VX_OK;
+    vx_status st = reserve_entries(&c->next, &c->next_capacity, c->count + stash->count);
+    if (st != VX_OK) return st;
+    /* Merge by pair: the two sides hold different pairs, each pair's entries
+     * stay together and in their order. */
+    size_t i = 0, j = 0, k = 0;
+    while (i < c->count && j < stash->count) {
+        const vx_contact_cache_entry *x = &c->items[i], *y = &stash->items[j];
+        if (compare_pair(y, x->a_index, x->b_index) < 0)
+            c->next[k++] = stash->items[j++];
+        else
+            c->next[k++] = c->items[i++];
+    }
+    while (i < c->count) c->next[k++] = c->items[i++];
+    while (j < stash->count) c->next[k++] = stash->items[j++];
+    c->next_count = k;
+    vx_contact_cache_commit(c);
+    return VX_OK;
+}

@@ -8,6 +8,7 @@
 #ifndef VOLTEX_PHYSICS_CONTACT_CACHE_H
 #define VOLTEX_PHYSICS_CONTACT_CACHE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -54,5 +55,22 @@ size_t vx_contact_cache_find_pair(const vx_contact_cache *c, size_t *cursor, vx_
 void vx_contact_cache_begin(vx_contact_cache *c);
 vx_status vx_contact_cache_append(vx_contact_cache *c, const vx_contact_cache_entry *e);
 void vx_contact_cache_commit(vx_contact_cache *c);
+
+/* Entries kept aside while their pair is not solved (a sleeping pair, see
+ * sleep.h), in key order. */
+typedef struct {
+    vx_contact_cache_entry *items;
+    size_t count;
+    size_t capacity;
+} vx_contact_cache_stash;
+
+void vx_contact_cache_stash_free(vx_contact_cache_stash *s);
+/* Moves the current entries for which take(entry, context) holds into stash
+ * (cleared first); the rest stay, in order. */
+vx_status vx_contact_cache_take(vx_contact_cache *c, bool (*take)(const vx_contact_cache_entry *e, void *context),
+                                void *context, vx_contact_cache_stash *stash);
+/* Merges the stash back into the current entries (none of its pairs may be
+ * among them), keeping key order. */
+vx_status vx_contact_cache_put_back(vx_contact_cache *c, const vx_contact_cache_stash *stash);
 
 #endif

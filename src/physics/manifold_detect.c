@@ -1,32 +1,29 @@
-/* Broad and narrow phase of the step. See manifold_detect.h.
+/* Bounds for the broad phase and the narrow phase of the step. See
+ * manifold_detect.h.
  *
  * Speculative margin. Each body's bounds grow by half the speculative
  * distance plus the distance its surface can travel in one substep,
  * h (|v| + |w| R) with R the shape's sweep radius. A pair's narrow phase then
- * uses margin = speculative_distance + h (|v_a - v_b| + |w_a| R_a + |w_b| R_b),
- * never more than the two growths together, so every pair within its margin
- * is also a pair of the broad phase. A body that can close a gap within the
- * substep thus always has a (speculative) contact for it. */
+ * uses margin = speculative_distance + h (|v_a - v_b| + |w_a| R_a + |w_b| R_b)
+ * (ccd.h: for two dynamic bodies without a bullet the motion part is capped
+ * at their half thicknesses), never more than the two growths together, so
+ * every pair within its margin is also a pair of the broad phase. A body
+ * that can close a gap within the substep against static geometry thus
+ * always has a (speculative) contact for it; vx_ccd_confirm drops the
+ * contacts of shapes whose sweep misses (ghosts) and gives fast impacts the
+ * features they meet at. */
 #include "physics/manifold_detect.h"
 
+#include "physics/ccd.h"
 #include "physics/collide_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-void vx_manifold_detector_init(vx_manifold_detector *d)
-{
-    memset(d, 0, sizeof *d);
-    vx_bvh_init(&d->bvh);
-    vx_pair_list_init(&d->pairs);
-}
+void vx_manifold_detector_init(vx_manifold_detector *d) { memset(d, 0, sizeof *d); }
 
 void vx_manifold_detector_free(vx_manifold_detector *d)
 {
-    vx_bvh_free(&d->bvh);
-    vx_pair_list_free(&d->pairs);
-    free(d->entries);
-    free(d->slot_of_index);
     free(d->items);
     vx_manifold_detector_init(d);
 }
@@ -55,40 +52,19 @@ static float sweep(const vx_solver_bodies *bodies, size_t i, float h)
 
 static bool can_move(const vx_body_info *info) { return info->motion != VX_MOTION_STATIC; }
 
-static vx_status build_broad_phase(vx_manifold_detector *d, const vx_solver_bodies *bodies, float speculative_distance,
-                                   float h, size_t *entry_count)
+static float sanitize_distance(float speculative_distance)
 {
-    size_t n = 0;
-    uint32_t max_index = 0;
-    for (size_t i = 0; i < bodies->count; i++) {
-        if (!bodies->info[i].has_collider) continue;
-        n++;
-        if (bodies->info[i].entity.index > max_index) max_index = bodies->info[i].entity.index;
-    }
-    *entry_count = n;
-    if (n < 2) return VX_OK;
+    return speculative_distance > 0.0f ? speculative_distance : 0.0f;
+}
 
-    vx_status st = grow((void **)&d->entries, &d->entry_capacity, n, sizeof *d->entries);
-    if (st == VX_OK) st = grow((void **)&d->slot_of_index, &d->slot_capacity, (size_t)max_index + 1u, sizeof(uint32_t));
-    if (st != VX_OK) return st;
-
-    size_t k = 0;
-    for (size_t i = 0; i < bodies->count; i++) {
-        const vx_body_info *info = &bodies->info[i];
-        if (!info->has_collider) continue;
-        const vx_body_pose *pose = &bodies->pose[i];
-        vx_aabb box = vx_collider_aabb(&info->collider, pose->x, pose->q);
-        float g = 0.5f * speculative_distance + sweep(bodies, i, h);
-        vx_vec3 grow_by = vx_vec3_make(g, g, g);
-        vx_bvh_entry *e = &d->entries[k++];
-        memset(e, 0, sizeof *e);
-        e->entity = info->entity;
-        e->aabb = vx_aabb_new(vx_vec3_sub(box.min, grow_by), vx_vec3_add(box.max, grow_by));
-        d->slot_of_index[info->entity.index] = (uint32_t)i;
-    }
-    st = vx_bvh_build(&d->bvh, d->entries, n);
-    if (st == VX_OK) st = vx_bvh_query_pairs(&d->bvh, &d->pairs);
-    return st;
+vx_aabb vx_manifold_detect_bounds(const vx_solver_bodies *bodies, size_t i, float speculative_distance, float h)
+{
+    const vx_body_info *info = &bodies->info[i];
+    const vx_body_pose *pose = &bodies->pose[i];
+    vx_aabb box = vx_collider_aabb(&info->collider, pose->x, pose->q);
+    float g = 0.5f * sanitize_distance(speculative_distance) + sweep(bodies, i, h);
+    vx_vec3 grow_by = vx_vec3_make(g, g, g);
+    return vx_aabb_new(vx_vec3_sub(box.min, grow_by), vx_vec3_add(box.max, grow_by));
 }
 
 static vx_transform pose_transform(const vx_body_pose *p)
@@ -193,40 +169,38 @@ static void sort_points(vx_manifold *m)
     }
 }
 
-vx_status vx_manifold_detect(vx_manifold_detector *d, const vx_solver_bodies *bodies, float speculative_distance,
-                             float h)
+bool vx_manifold_detect_pair(const vx_solver_bodies *bodies, uint32_t a, uint32_t b, float speculative_distance,
+                             float h, vx_pair_manifold *out)
+{
+    const vx_body_info *ia = &bodies->info[a];
+    const vx_body_info *ib = &bodies->info[b];
+    /* continuous pairs add what their motion can close in h (ccd.h) */
+    float margin = vx_ccd_pair_margin(bodies, a, b, speculative_distance, h);
+
+    memset(out, 0, sizeof *out);
+    vx_transform ta = pose_transform(&bodies->pose[a]);
+    vx_transform tb = pose_transform(&bodies->pose[b]);
+    if (!collide_shapes(&ia->collider, &ta, &ib->collider, &tb, margin, &out->manifold)) return false;
+    /* a ghost (the sweep misses) is dropped; a fast impact gets its own manifold */
+    if (!vx_ccd_confirm(bodies, a, b, speculative_distance, h, margin, &out->manifold)) return false;
+    sort_points(&out->manifold);
+    out->a = a;
+    out->b = b;
+    out->sensor = ia->collider.sensor || ib->collider.sensor;
+    return true;
+}
+
+vx_status vx_manifold_detect(vx_manifold_detector *d, const vx_solver_bodies *bodies,
+                             const vx_broadphase_pair_list *pairs, float speculative_distance, float h)
 {
     d->count = 0;
-    if (!(speculative_distance > 0.0f)) speculative_distance = 0.0f;
-    size_t entry_count = 0;
-    vx_status st = build_broad_phase(d, bodies, speculative_distance, h, &entry_count);
-    if (st != VX_OK || entry_count < 2) return st;
-
-    for (size_t p = 0; p < d->pairs.count; p++) {
-        uint32_t a = d->slot_of_index[d->pairs.items[p].a.index];
-        uint32_t b = d->slot_of_index[d->pairs.items[p].b.index];
-        const vx_body_info *ia = &bodies->info[a];
-        const vx_body_info *ib = &bodies->info[b];
-        if (!can_move(ia) && !can_move(ib)) continue; /* nothing could respond */
-
-        const vx_body_velocity *va = &bodies->velocity[a];
-        const vx_body_velocity *vb = &bodies->velocity[b];
-        float closing = vx_vec3_length(vx_vec3_sub(va->v, vb->v)) + vx_vec3_length(va->w) * ia->sweep_radius +
-                        vx_vec3_length(vb->w) * ib->sweep_radius;
-        float margin = speculative_distance + h * closing;
-
-        st = grow((void **)&d->items, &d->capacity, d->count + 1u, sizeof *d->items);
+    for (size_t p = 0; p < pairs->count; p++) {
+        uint32_t a = pairs->items[p].a;
+        uint32_t b = pairs->items[p].b;
+        if (!can_move(&bodies->info[a]) && !can_move(&bodies->info[b])) continue; /* nothing could respond */
+        vx_status st = grow((void **)&d->items, &d->capacity, d->count + 1u, sizeof *d->items);
         if (st != VX_OK) return st;
-        vx_pair_manifold *pm = &d->items[d->count];
-        memset(pm, 0, sizeof *pm);
-        vx_transform ta = pose_transform(&bodies->pose[a]);
-        vx_transform tb = pose_transform(&bodies->pose[b]);
-        if (!collide_shapes(&ia->collider, &ta, &ib->collider, &tb, margin, &pm->manifold)) continue;
-        sort_points(&pm->manifold);
-        pm->a = a;
-        pm->b = b;
-        pm->sensor = ia->collider.sensor || ib->collider.sensor;
-        d->count++;
+        if (vx_manifold_detect_pair(bodies, a, b, speculative_distance, h, &d->items[d->count])) d->count++;
     }
     return VX_OK;
 }

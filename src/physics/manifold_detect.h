@@ -1,7 +1,8 @@
 /* Collision detection over the step's bodies (private to the physics
- * module): BVH broad phase over bounds grown by the speculative distance and
- * the motion of one substep, then the oriented narrow phase (collide.h) on
- * each pair where at least one body can move. */
+ * module): the bounds the broad phase works on (grown by the speculative
+ * distance and the motion of one substep; body_broadphase.h keeps them in a
+ * vx_broadphase across steps), then the oriented narrow phase (collide.h) on
+ * each pair of the broad phase where at least one body can move. */
 #ifndef VOLTEX_PHYSICS_MANIFOLD_DETECT_H
 #define VOLTEX_PHYSICS_MANIFOLD_DETECT_H
 
@@ -9,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "physics/broadphase.h"
 #include "physics/solver_body.h"
 #include "voltex/collide.h"
 #include "voltex/physics.h"
@@ -24,12 +26,6 @@ typedef struct {
 } vx_pair_manifold;
 
 typedef struct {
-    vx_bvh bvh;
-    vx_bvh_entry *entries;
-    size_t entry_capacity;
-    vx_pair_list pairs;
-    uint32_t *slot_of_index; /* entity index -> body slot */
-    size_t slot_capacity;
     vx_pair_manifold *items; /* sorted by (entity a, entity b) */
     size_t count;
     size_t capacity;
@@ -38,11 +34,23 @@ typedef struct {
 void vx_manifold_detector_init(vx_manifold_detector *d);
 void vx_manifold_detector_free(vx_manifold_detector *d);
 
-/* Finds the manifolds of the bodies' current poses. A pair is kept when its
+/* The box body slot i (which has a collider) is entered into the broad phase
+ * with for a substep of h: its bounds grown so that every pair the narrow
+ * phase below could find is a pair of overlapping boxes. */
+vx_aabb vx_manifold_detect_bounds(const vx_solver_bodies *bodies, size_t i, float speculative_distance, float h);
+
+/* The narrow phase of body slots a and b (a's entity index the lower): true
+ * and *out filled (a, b, sensor, manifold sorted by feature) when their
  * shapes are closer than speculative_distance plus what their relative
  * motion can close in h (so bodies up to that fast are stopped at the
- * surface); d->items is replaced. */
-vx_status vx_manifold_detect(vx_manifold_detector *d, const vx_solver_bodies *bodies, float speculative_distance,
-                             float h);
+ * surface). */
+bool vx_manifold_detect_pair(const vx_solver_bodies *bodies, uint32_t a, uint32_t b, float speculative_distance,
+                             float h, vx_pair_manifold *out);
+
+/* Finds the manifolds of the bodies' current poses for the broad phase's
+ * pairs (body slots, sorted by (a, b), a < b), skipping pairs where neither
+ * body can move; d->items is replaced. */
+vx_status vx_manifold_detect(vx_manifold_detector *d, const vx_solver_bodies *bodies,
+                             const vx_broadphase_pair_list *pairs, float speculative_distance, float h);
 
 #endif

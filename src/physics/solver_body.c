@@ -184,7 +184,7 @@ void vx_solver_bodies_scatter(const vx_solver_bodies *b)
 {
     for (size_t i = 0; i < b->count; i++) {
         const vx_body_info *info = &b->info[i];
-        if (info->motion == VX_MOTION_STATIC) continue;
+        if (info->motion == VX_MOTION_STATIC || info->asleep) continue;
         info->transform->position = b->pose[i].x;
         info->transform->rotation = b->pose[i].q;
         if (info->motion != VX_MOTION_DYNAMIC) continue;
@@ -193,11 +193,15 @@ void vx_solver_bodies_scatter(const vx_solver_bodies *b)
     }
 }
 
+void vx_solver_bodies_update_mass_of(vx_solver_bodies *b, size_t i)
+{
+    const vx_body_info *info = &b->info[i];
+    if (info->motion != VX_MOTION_DYNAMIC || !info->rotates || !info->has_collider) return;
+    b->mass[i].inv_inertia = vx_world_inverse_inertia(b->pose[i].q, info->inv_inertia);
+}
+
 void vx_solver_bodies_update_mass(vx_solver_bodies *b)
 {
-    for (size_t i = 0; i < b->count; i++) {
-        const vx_body_info *info = &b->info[i];
-        if (info->motion != VX_MOTION_DYNAMIC || !info->rotates || !info->has_collider) continue;
-        b->mass[i].inv_inertia = vx_world_inverse_inertia(b->pose[i].q, info->inv_inertia);
-    }
+    for (size_t i = 0; i < b->count; i++)
+        if (!b->info[i].asleep) vx_solver_bodies_update_mass_of(b, i);
 }

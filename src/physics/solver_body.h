@@ -58,6 +58,7 @@ typedef struct {
     float friction;
     float restitution;
     float sweep_radius;      /* m: how far a surface point can be from the centre, for the angular sweep */
+    bool asleep;             /* sleeping (sleep.h): not integrated, solved or written back */
 } vx_body_info;
 
 typedef struct {
@@ -80,19 +81,26 @@ void vx_solver_bodies_free(vx_solver_bodies *b);
 vx_status vx_solver_bodies_gather(vx_solver_bodies *b, vx_world *world, vx_vec3 gravity);
 /* Writes poses and velocities of the moving bodies back into the world:
  * dynamic bodies get pose and velocities, kinematic bodies their pose;
- * static bodies are never written. */
+ * static and sleeping bodies are never written. */
 void vx_solver_bodies_scatter(const vx_solver_bodies *b);
 
-/* Recomputes every body's world inverse inertia from its current orientation. */
+/* Recomputes every awake body's world inverse inertia from its current
+ * orientation. */
 void vx_solver_bodies_update_mass(vx_solver_bodies *b);
+/* The same for body slot i alone. */
+void vx_solver_bodies_update_mass_of(vx_solver_bodies *b, size_t i);
 
 /* Semi-implicit Euler, first half: v += g * gravity_scale * h, then damping
  * v *= 1 / (1 + h c) (only when c > 0, so an undamped body follows the
- * spec's step bit for bit). Dynamic bodies only. */
+ * spec's step bit for bit). Awake dynamic bodies only. */
 void vx_solver_bodies_integrate_velocities(vx_solver_bodies *b, float h);
 /* Second half: x += v h; orientation by vx_rotation_integrate (gyroscopic
  * term included; kinematic bodies and bodies without inertia turn rigidly
- * at w). Dynamic and kinematic bodies. */
+ * at w). Awake dynamic and kinematic bodies. */
 void vx_solver_bodies_integrate_positions(vx_solver_bodies *b, float h);
+/* Body slot i, asleep until now, joins a substep of h whose velocity stage
+ * has already run: its inverse inertia and its velocity step are done now.
+ * Clears its asleep flag. */
+void vx_solver_bodies_wake(vx_solver_bodies *b, size_t i, float h);
 
 #endif

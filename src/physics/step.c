@@ -1,31 +1,48 @@
 /* The fixed step (issue 3's rigid-body dynamics):
  *
- *   gather bodies from the world (once per step)
+ *   gather bodies from the world (once per step); sleeping: who sleeps,
+ *   wakes for changes from outside (sleep.h); the broad phase's proxies
+ *   brought in line (body_broadphase.h: kept from step to step)
  *   per substep of h = fixed_dt / substeps:
  *     world inverse inertia from the orientations
  *     velocities: v += g * gravity_scale * h, damping
- *     detection: BVH broad phase, oriented manifolds with speculative margin
+ *     detection: broad phase (dynamic tree or BVH) over bounds grown by the
+ *     speculative distance and the substep's motion, the wake pass of
+ *     sleeping islands, oriented manifolds with speculative margin
  *     contact solver: setup, warm start from the cache, velocity iterations
  *     positions: x += v h, rotation by vx_rotation_integrate
  *     position passes (NGS), cache for the next substep, report points
+ *   sleeping: frozen pairs' points, islands, who falls asleep
  *   scatter the moving bodies back into the world
+ *
+ * Sleeping bodies are skipped by every stage; with sleeping off (the
+ * default) nothing sleeps and every stage does exactly what it did before.
  *
  * With one substep and no contacts a body follows the spec's semi-implicit
  * Euler step bit for bit. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "physics/body_broadphase.h"
+#include "physics/ccd.h"
 #include "physics/contact_cache.h"
 #include "physics/contact_solver.h"
 #include "physics/manifold_detect.h"
+#include "physics/sleep.h"
 #include "physics/solver_body.h"
+#include "physics/step_counts.h"
 #include "voltex/physics.h"
 
 struct vx_step_state {
     vx_solver_bodies bodies;
+    vx_body_broadphase broadphase;
+    vx_sleep_state sleep;
     vx_manifold_detector detector;
     vx_contact_solver solver;
     vx_contact_cache cache;
+    vx_step_counts counts;
+    vx_ccd_scratch ccd;
 };
 
 void vx_physics_scratch_init(vx_physics_scratch *s)
@@ -39,9 +56,12 @@ void vx_physics_scratch_free(vx_physics_scratch *s)
     vx_contact_list_free(&s->substep_contacts);
     if (s->state) {
         vx_solver_bodies_free(&s->state->bodies);
+        vx_body_broadphase_free(&s->state->broadphase);
+        vx_sleep_free(&s->state->sleep);
         vx_manifold_detector_free(&s->state->detector);
         vx_contact_solver_free(&s->state->solver);
         vx_contact_cache_free(&s->state->cache);
+        vx_ccd_scratch_free(&s->state->ccd);
         free(s->state);
         s->state = NULL;
     }
@@ -53,9 +73,12 @@ static vx_status ensure_state(vx_physics_scratch *scratch)
     struct vx_step_state *st = calloc(1u, sizeof *st);
     if (!st) return VX_ERR_NOMEM;
     vx_solver_bodies_init(&st->bodies);
+    vx_body_broadphase_init(&st->broadphase);
+    vx_sleep_init(&st->sleep);
     vx_manifold_detector_init(&st->detector);
     vx_contact_solver_init(&st->solver);
     vx_contact_cache_init(&st->cache);
+    vx_ccd_scratch_init(&st->ccd);
     scratch->state = st;
     return VX_OK;
 }
@@ -121,16 +144,30 @@ static vx_status substep(struct vx_step_state *st, const vx_physics_config *conf
     vx_solver_bodies_update_mass(bodies);
     vx_solver_bodies_integrate_velocities(bodies, h);
 
-    vx_status s = vx_manifold_detect(&st->detector, bodies, config->speculative_distance, h);
+    vx_status s = vx_body_broadphase_find_pairs(&st->broadphase, bodies, config->speculative_distance, h);
+    if (s != VX_OK) return s;
+    vx_broadphase_pair_list *pairs = &st->broadphase.pairs;
+    st->counts.broadphase_pairs += pairs->count;
+    vx_sleep_wake_touched(&st->sleep, bodies, pairs, config->speculative_distance, h);
+    st->counts.narrow_pairs += pairs->count;
+    s = vx_manifold_detect(&st->detector, bodies, pairs, config->speculative_distance, h);
     if (s == VX_OK) s = vx_contact_solver_prepare(&st->solver, &st->detector, bodies, &st->cache, config, h);
     if (s != VX_OK) return s;
+    st->counts.manifolds += st->detector.count;
     if (config->warm_starting) vx_contact_solver_warm_start(&st->solver, bodies);
     vx_contact_solver_solve_velocities(&st->solver, bodies, config->iterations);
 
     vx_solver_bodies_integrate_positions(bodies, h);
+    /* fast bodies that the solve set turning stop where they first touch (ccd.h) */
+    s = vx_ccd_limit_motion(&st->ccd, bodies, pairs, config->speculative_distance, h);
+    if (s != VX_OK) return s;
     vx_contact_solver_solve_positions(&st->solver, bodies, config);
 
-    s = vx_contact_solver_store(&st->solver, bodies, &st->cache);
+    /* The cache is rewritten from this substep's constraints: sleeping
+     * pairs, which have none, keep their entries aside meanwhile. */
+    s = vx_sleep_stash_cache(&st->sleep, bodies, &st->cache);
+    if (s == VX_OK) s = vx_contact_solver_store(&st->solver, bodies, &st->cache);
+    if (s == VX_OK) s = vx_sleep_unstash_cache(&st->sleep, &st->cache);
     if (s == VX_OK) s = vx_contact_solver_report(&st->solver, bodies, points);
     return s;
 }
@@ -145,8 +182,16 @@ vx_status vx_physics_step(vx_world *world, const vx_physics_config *config, vx_p
     struct vx_step_state *state = scratch->state;
     st = vx_solver_bodies_gather(&state->bodies, world, config->gravity);
     if (st != VX_OK) return st;
-
+    memset(&state->counts, 0, sizeof state->counts);
     float h = config->fixed_dt / (float)config->substeps; /* exactly fixed_dt for one substep */
+    bool statics_moved = false;
+    st = vx_sleep_begin_step(&state->sleep, &state->bodies, config);
+    if (st == VX_OK)
+        st = vx_body_broadphase_sync(&state->broadphase, &state->bodies, config->broadphase,
+                                     config->speculative_distance, h, &statics_moved);
+    if (st != VX_OK) return st;
+    if (statics_moved) vx_sleep_wake_all(&state->sleep, &state->bodies);
+
     for (int s = 0; s < config->substeps; s++) {
         if (config->substeps == 1) {
             st = substep(state, config, h, report); /* already sorted: nothing to merge */
@@ -160,6 +205,27 @@ vx_status vx_physics_step(vx_world *world, const vx_physics_config *config, vx_p
             return st;
         }
     }
+    st = vx_sleep_end_step(&state->sleep, &state->bodies, config, report);
+    if (st != VX_OK) {
+        vx_contact_list_clear(report);
+        return st;
+    }
     vx_solver_bodies_scatter(&state->bodies);
+    state->counts.bodies = state->bodies.count;
+    state->counts.awake = state->sleep.awake_count;
+    state->counts.asleep = state->sleep.asleep_count;
     return VX_OK;
+}
+
+size_t vx_physics_awake_count(const vx_physics_scratch *scratch)
+{
+    return scratch->state ? scratch->state->sleep.awake_count : 0u;
+}
+
+vx_step_counts vx_physics_step_counts(const vx_physics_scratch *scratch)
+{
+    vx_step_counts c;
+    memset(&c, 0, sizeof c);
+    if (scratch->state) c = scratch->state->counts;
+    return c;
 }

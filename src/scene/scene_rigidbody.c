@@ -79,10 +79,7 @@ static vx_status read_member(vx_scene_builder *b, const cJSON *m, vx_rigidbody *
         return vx_json_read_bool(r, m, &v->can_sleep);
     }
     g->bullet = true; /* "bullet" */
-    vx_status st = vx_json_read_bool(r, m, &v->bullet);
-    /* continuous collision between dynamic bodies is issue 4 work */
-    if (st == VX_OK && v->bullet) vx_scene_note_unsupported(b, "continuous collision is not supported yet");
-    return st;
+    return vx_json_read_bool(r, m, &v->bullet);
 }
 
 /* type defaults from mass (0: static, else dynamic), mass defaults to 1; a

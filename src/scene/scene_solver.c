@@ -11,7 +11,21 @@
 static const char *const solver_keys[] = {
     "iterations",     "position_iterations", "substeps",       "warm_starting",        "sleeping",
     "threads",        "restitution_threshold", "baumgarte_slop", "baumgarte_percent", "max_correction",
-    "speculative_distance"};
+    "speculative_distance", "broadphase"};
+
+static vx_status read_broadphase(vx_json_reader *r, const cJSON *item, vx_broadphase_kind *out)
+{
+    const char *name = NULL;
+    vx_status st = vx_json_read_string(r, item, &name);
+    if (st != VX_OK) return st;
+    if (strcmp(name, "tree") == 0)
+        *out = VX_BROADPHASE_DYNAMIC_TREE;
+    else if (strcmp(name, "bvh") == 0)
+        *out = VX_BROADPHASE_BVH;
+    else
+        return vx_json_fail(r, VX_ERR_INVALID, "must be \"tree\" or \"bvh\"");
+    return VX_OK;
+}
 
 static vx_status read_int_setting(vx_json_reader *r, const cJSON *item, int64_t min, int64_t max, int *out)
 {
@@ -31,12 +45,8 @@ static vx_status read_solver_member(vx_scene_builder *b, const cJSON *m, vx_phys
     if (strcmp(key, "substeps") == 0) return read_int_setting(r, m, 1, VX_SCENE_MAX_SUBSTEPS, &c->substeps);
     if (strcmp(key, "threads") == 0) return read_int_setting(r, m, 1, VX_SCENE_MAX_THREADS, &c->threads);
     if (strcmp(key, "warm_starting") == 0) return vx_json_read_bool(r, m, &c->warm_starting);
-    if (strcmp(key, "sleeping") == 0) {
-        vx_status st = vx_json_read_bool(r, m, &c->sleeping);
-        /* sleeping islands are issue 4 work */
-        if (st == VX_OK && c->sleeping) vx_scene_note_unsupported(b, "sleeping is not supported yet");
-        return st;
-    }
+    if (strcmp(key, "sleeping") == 0) return vx_json_read_bool(r, m, &c->sleeping);
+    if (strcmp(key, "broadphase") == 0) return read_broadphase(r, m, &c->broadphase);
     if (strcmp(key, "restitution_threshold") == 0)
         return vx_json_read_float(r, m, VX_JSON_NON_NEGATIVE, &c->restitution_threshold);
     if (strcmp(key, "baumgarte_slop") == 0) return vx_json_read_float(r, m, VX_JSON_NON_NEGATIVE, &c->baumgarte_slop);

@@ -1,0 +1,70 @@
+/* The step's broad phase (private to the physics module): the bodies that
+ * have a collider, as proxies of one vx_broadphase (broadphase.h) kept in the
+ * step state from step to step, each under its entity index (dense, and
+ * stable while the entity lives).
+ *
+ * - Static bodies and bare colliders are added once and never updated again
+ *   unless the world moves or reshapes them (their pose and shape are
+ *   compared once per step, nothing more); the broad phase never makes a
+ *   static-static pair, and with the dynamic tree it never re-tests them.
+ * - Dynamic and kinematic bodies get a new box every substep
+ *   (vx_manifold_detect_bounds: grown by the speculative distance and the
+ *   motion of the substep); sleeping bodies keep the box they fell asleep
+ *   with.
+ * - An entity that is gone, lost its collider, was replaced by another with
+ *   the same index, or switched between static and moving is removed (and,
+ *   if still there, added again); a body whose box is not finite has no
+ *   proxy (it can touch nothing) until its box is finite again.
+ *
+ * The pairs are those of overlapping boxes (the dynamic tree runs with its
+ * tight filter), at least one body not static, as body slots sorted by
+ * (a, b): the gather orders slots by entity index, so both kinds give the
+ * same list for the same bodies and the trace does not depend on the kind. */
+#ifndef VOLTEX_PHYSICS_BODY_BROADPHASE_H
+#define VOLTEX_PHYSICS_BODY_BROADPHASE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "physics/broadphase.h"
+#include "physics/solver_body.h"
+#include "voltex/physics.h"
+
+/* What the broad phase holds of one entity index. */
+typedef struct {
+    uint32_t generation;
+    uint32_t slot;        /* body slot in the current step */
+    uint32_t seen;        /* the sync that last found it */
+    uint8_t flags;        /* has a proxy; static */
+    vx_body_pose pose;    /* static: the pose its box was made from */
+    vx_collider collider; /* static: the shape its box was made from */
+} vx_body_proxy;
+
+typedef struct {
+    vx_broadphase broadphase;
+    bool ready;                    /* broadphase is initialised, of kind `kind` */
+    vx_broadphase_kind kind;
+    vx_body_proxy *proxies;        /* by entity index */
+    uint32_t proxy_capacity;
+    uint32_t sync_count;
+    float static_distance;         /* the speculative distance the static boxes were grown by */
+    vx_broadphase_pair_list pairs; /* the last vx_body_broadphase_find_pairs: body slots */
+} vx_body_broadphase;
+
+void vx_body_broadphase_init(vx_body_broadphase *bb);
+void vx_body_broadphase_free(vx_body_broadphase *bb);
+
+/* Once per step, after the gather: brings the proxies in line with the bodies
+ * (the changes listed at the top; a new kind starts a new broad phase).
+ * *statics_moved tells whether a static body already known was moved,
+ * reshaped or removed by the world (sleeping bodies may have lost their
+ * support). */
+vx_status vx_body_broadphase_sync(vx_body_broadphase *bb, const vx_solver_bodies *bodies, vx_broadphase_kind kind,
+                                  float speculative_distance, float h, bool *statics_moved);
+
+/* Once per substep of h: new boxes for the awake moving bodies, then the
+ * pairs into bb->pairs. */
+vx_status vx_body_broadphase_find_pairs(vx_body_broadphase *bb, const vx_solver_bodies *bodies,
+                                        float speculative_distance, float h);
+
+#endif

@@ -1,0 +1,115 @@
+/* Islands and sleeping (private to the physics module), when
+ * config.sleeping is on. The ideas are Box2D's (b2Island, b2_timeToSleep).
+ *
+ * Still: a dynamic body whose speed stays under VX_SLEEP_LINEAR_SPEED and
+ * VX_SLEEP_ANGULAR_SPEED gathers still time, reset to 0 by a faster step,
+ * by can_sleep false, or by a touching contact with a moving kinematic body.
+ *
+ * Islands are built at the end of every step by union-find over the step's
+ * touching contacts (the points of the step report: depth > 0 or normal
+ * impulse > 0, sensors left out) between two awake dynamic bodies; static
+ * and kinematic bodies do not join islands. An island whose bodies have all
+ * been still for VX_SLEEP_TIME falls asleep: velocities 0, and from then on
+ * its bodies are not integrated, not solved, not moved in the broad phase and
+ * not written back to the world, and their pairs with static bodies, still
+ * kinematic bodies and other sleeping bodies ("frozen" pairs) are not
+ * collided. The warm-start entries of frozen pairs are kept aside while the
+ * cache is rewritten, so waking is smooth, and the step report repeats the
+ * frozen pairs' points of the step before.
+ *
+ * An island wakes, all of it at once, when
+ * - in a substep an awake dynamic or a moving kinematic body has a contact
+ *   (a manifold, speculative points included; not a sensor) with one of its
+ *   bodies; the wake pass narrow-phases such pairs before the others, and
+ *   repeats while it wakes islands (a woken body may touch another sleeping
+ *   island); woken bodies catch up with the substep's velocity stage;
+ * - at the start of a step, one of its bodies was changed in the world from
+ *   outside: pose, velocity, angular velocity, type or can_sleep differ from
+ *   what it fell asleep with, or the entity is gone; every island wakes when
+ *   the world moved, reshaped or removed a static body (rare: statics are
+ *   not meant to move, so no search for who rested on it);
+ * - sleeping is switched off (every island wakes).
+ * Waking keeps the still time: an island that is not set moving by what
+ * woke it falls asleep again at the end of the step, and two neighbours that
+ * fall asleep one after the other cannot wake each other forever. */
+#ifndef VOLTEX_PHYSICS_SLEEP_H
+#define VOLTEX_PHYSICS_SLEEP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "physics/broadphase.h"
+#include "physics/contact_cache.h"
+#include "physics/solver_body.h"
+#include "voltex/physics.h"
+
+/* m/s: a body slower than this counts as still (Box2D v3's sleep threshold). */
+#define VX_SLEEP_LINEAR_SPEED 0.05f
+/* rad/s: 2 degrees/s, turning slower than this counts as still (Box2D's
+ * b2_angularSleepTolerance). */
+#define VX_SLEEP_ANGULAR_SPEED (2.0f * 3.14159265f / 180.0f)
+/* s: an island whose bodies have all been still this long falls asleep
+ * (Box2D's b2_timeToSleep). */
+#define VX_SLEEP_TIME 0.5f
+
+#define VX_SLEEP_NONE UINT32_MAX
+
+/* What sleeping knows of one entity index, kept from step to step. */
+typedef struct {
+    uint32_t generation;
+    uint32_t seen;    /* the step that last gathered it (0: never) */
+    uint32_t slot;    /* its body slot in that step */
+    uint32_t island;  /* asleep: entity index of the first body of its island */
+    uint32_t next;    /* asleep: the next body of its island, VX_SLEEP_NONE after the last */
+    float still_time; /* s */
+    bool asleep;
+    vx_body_pose pose; /* asleep: the pose it sleeps in */
+} vx_sleep_record;
+
+typedef struct {
+    vx_sleep_record *records; /* by entity index */
+    uint32_t record_capacity;
+    uint32_t step;
+    size_t asleep_count;   /* records asleep */
+    size_t awake_count;    /* dynamic bodies awake after the last step */
+    /* union-find of the end of the step, by body slot */
+    uint32_t *parent;
+    float *island_time;    /* the least still time of the island whose root this is */
+    uint32_t *island_tail; /* entity index of the last body linked into the island */
+    size_t slot_capacity;
+    vx_contact_cache_stash stash; /* frozen pairs' warm-start entries while the cache is rewritten */
+    vx_contact_list last_report;  /* the last report's points of pairs with a sleeping body */
+    vx_contact_list merged;       /* scratch of the report merge */
+} vx_sleep_state;
+
+void vx_sleep_init(vx_sleep_state *s);
+void vx_sleep_free(vx_sleep_state *s);
+
+/* After the gather: records of new, changed and gone entities, wakes for
+ * changes from outside, then every body's asleep flag (all false when
+ * config->sleeping is off, which wakes everything). */
+vx_status vx_sleep_begin_step(vx_sleep_state *s, vx_solver_bodies *bodies, const vx_physics_config *config);
+
+/* At the start of the step (after vx_sleep_begin_step): every island wakes
+ * (a static body they may rest on was moved by the world). */
+void vx_sleep_wake_all(vx_sleep_state *s, vx_solver_bodies *bodies);
+
+/* Per substep, between the broad and the narrow phase: the wake pass over
+ * pairs (body slots), then pairs loses the frozen pairs. Woken bodies catch
+ * up with the substep's velocity stage over h. */
+void vx_sleep_wake_touched(vx_sleep_state *s, vx_solver_bodies *bodies, vx_broadphase_pair_list *pairs,
+                           float speculative_distance, float h);
+
+/* Around the solver's store of the cache: stash takes the frozen pairs'
+ * entries out, unstash merges them back. */
+vx_status vx_sleep_stash_cache(vx_sleep_state *s, const vx_solver_bodies *bodies, vx_contact_cache *cache);
+vx_status vx_sleep_unstash_cache(vx_sleep_state *s, vx_contact_cache *cache);
+
+/* At the end of the step, before the scatter: the frozen pairs' points of
+ * the last report join report (sorted), then still times, islands, and the
+ * islands that fall asleep (their velocities set to 0 for the scatter). */
+vx_status vx_sleep_end_step(vx_sleep_state *s, vx_solver_bodies *bodies, const vx_physics_config *config,
+                            vx_contact_list *report);
+
+#endif

@@ -1,0 +1,23 @@
+/* What the last vx_physics_step did, counted (private to the physics module;
+ * for tests and measurements: the public API only has
+ * vx_physics_awake_count). */
+#ifndef VOLTEX_PHYSICS_STEP_COUNTS_H
+#define VOLTEX_PHYSICS_STEP_COUNTS_H
+
+#include <stddef.h>
+
+#include "voltex/physics.h"
+
+typedef struct {
+    size_t bodies;           /* gathered: entities with a transform and a collider or a rigid body */
+    size_t awake;            /* dynamic bodies awake at the end of the step */
+    size_t asleep;           /* bodies asleep at the end of the step */
+    size_t broadphase_pairs; /* pairs of the broad phase, summed over substeps */
+    size_t narrow_pairs;     /* of which given to the narrow phase (not frozen by sleep), summed over substeps */
+    size_t manifolds;        /* manifolds found, summed over substeps */
+} vx_step_counts;
+
+/* All zero before the first step. */
+vx_step_counts vx_physics_step_counts(const vx_physics_scratch *scratch);
+
+#endif
