@@ -30,10 +30,17 @@
  * the point on the reference box its projection onto the reference face.
  * Edge-edge contact: the closest points of the two edges, placed along the
  * normal around their midpoint (they already lie on it unless an edge end was
- * clamped, which happens only for speculative contacts in practice). */
+ * clamped, which happens only for speculative contacts in practice).
+ *
+ * Cost: this runs for every touching box pair every step, so the work is
+ * shared where the arithmetic allows it without changing a bit of the
+ * result (tests/test_narrow_box_box_reference.c keeps the straightforward
+ * version and compares): the SAT's rotation c picks the incident face, the
+ * incident vertices are the centre +- the scaled axes, each polygon vertex's
+ * coordinate along a side-plane axis is computed once for both planes, a
+ * side plane with every vertex inside is skipped, vertices stay in one pool
+ * (polygons are index lists), and the points come out already sorted. */
 #include "physics/collide_internal.h"
-
-#include <string.h>
 
 /* Added to every |R_ij| in the edge-axis tests (Gottschalk; Ericson 4.4.1):
  * with (nearly) parallel edges the cross product is noise, and the epsilon
@@ -68,6 +75,10 @@
  * face id a side plane of the reference face. */
 #define TAG_PLANE 16
 
+/* (k + 1) % 3 and (k + 2) % 3 for an axis k, without the divisions. */
+static const int axis_after[3] = {1, 2, 0};
+static const int axis_after2[3] = {2, 0, 1};
+
 typedef struct {
     float sep;
     int axis;
@@ -79,11 +90,29 @@ typedef struct {
     bool valid;
 } edge_query;
 
+/* The vertices of the polygon being clipped, in one pool for the whole face
+ * contact (structure of arrays); the polygons are lists of pool indices, so
+ * a pass copies a byte per vertex, not the vertex. */
+#define VX_CLIP_POOL (4 + 4 * VX_CLIP_MAX) /* 4 incident vertices, <= 8 new per pass */
+
 typedef struct {
-    vx_vec3 p;
-    uint32_t id;
-    int out_tag; /* what the edge from this vertex to the next lies on */
-} clip_vertex;
+    float x[VX_CLIP_POOL], y[VX_CLIP_POOL], z[VX_CLIP_POOL];
+    /* The coordinate along the reference axis being clipped against,
+     * dot(p - reference centre, axis): both side planes of that axis test
+     * it, so it is computed once per vertex, not once per plane and edge. */
+    float d[VX_CLIP_POOL];
+    uint32_t id[VX_CLIP_POOL];
+    int tag[VX_CLIP_POOL]; /* what the edge from this vertex to the next lies on */
+    int count;
+} clip_pool;
+
+static vx_vec3 pool_point(const clip_pool *pool, int i) { return vx_vec3_make(pool->x[i], pool->y[i], pool->z[i]); }
+
+/* dot(p_i - c, axis), as vx_vec3_dot(vx_vec3_sub(p, c), axis) computes it. */
+static float pool_coordinate(const clip_pool *pool, int i, vx_vec3 c, vx_vec3 axis)
+{
+    return (pool->x[i] - c.x) * axis.x + (pool->y[i] - c.y) * axis.y + (pool->z[i] - c.z) * axis.z;
+}
 
 typedef struct {
     vx_vec3 on_ref;  /* projected onto the reference face */
@@ -99,26 +128,29 @@ static uint32_t vertex_id(const int sign[3])
 
 static int edge_id(int axis, const int sign[3])
 {
-    return axis * 4 + (sign[(axis + 1) % 3] > 0 ? 1 : 0) + (sign[(axis + 2) % 3] > 0 ? 2 : 0);
+    return axis * 4 + (sign[axis_after[axis]] > 0 ? 1 : 0) + (sign[axis_after2[axis]] > 0 ? 2 : 0);
 }
 
 static uint32_t face_id(int axis, int sign) { return (uint32_t)(axis * 2 + (sign < 0 ? 1 : 0)); }
 
 /* ---------------- separating axes ---------------- */
 
+/* Everything is measured in A's frame (Gottschalk's formulation): B's axes
+ * as the rotation c, the centre offset as ta. */
 typedef struct {
     face_query face_a, face_b;
     edge_query edge;
-    float ta[3]; /* B's centre minus A's along A's axes */
-    float tb[3]; /* the same along B's axes */
+    float ta[3];   /* B's centre minus A's along A's axes */
+    float tb[3];   /* the same along B's axes */
+    float c[3][3]; /* c[i][j] = A.axis[i] . B.axis[j] */
 } sat_result;
 
 /* false when some axis separates the boxes by margin or more. */
 static bool sat(const vx_obb *a, const vx_obb *b, float margin, sat_result *res)
 {
-    memset(res, 0, sizeof *res);
     vx_vec3 d = vx_vec3_sub(b->center, a->center);
-    float c[3][3], abs_c[3][3];
+    float (*c)[3] = res->c;
+    float abs_c[3][3];
     for (int i = 0; i < 3; i++) {
         res->ta[i] = vx_vec3_dot(d, a->axis[i]);
         res->tb[i] = vx_vec3_dot(d, b->axis[i]);
@@ -127,6 +159,10 @@ static bool sat(const vx_obb *a, const vx_obb *b, float margin, sat_result *res)
             abs_c[i][j] = fabsf(c[i][j]);
         }
     }
+    res->edge.valid = false;
+    res->edge.sep = 0.0f;
+    res->edge.i = 0;
+    res->edge.j = 0;
 
     for (int i = 0; i < 3; i++) {
         float rb = b->half[0] * abs_c[i][0] + b->half[1] * abs_c[i][1] + b->half[2] * abs_c[i][2];
@@ -150,9 +186,9 @@ static bool sat(const vx_obb *a, const vx_obb *b, float margin, sat_result *res)
     /* Edge axes, in A's frame: L = e_i x C_j, where column j of C is B's
      * axis j seen from A. */
     for (int i = 0; i < 3; i++) {
-        int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+        int i1 = axis_after[i], i2 = axis_after2[i];
         for (int j = 0; j < 3; j++) {
-            int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+            int j1 = axis_after[j], j2 = axis_after2[j];
             float len = sqrtf(c[i1][j] * c[i1][j] + c[i2][j] * c[i2][j]);
             if (!(len >= VX_SAT_EDGE_MIN_LENGTH)) continue;
             float proj = res->ta[i2] * c[i1][j] - res->ta[i1] * c[i2][j];
@@ -175,43 +211,69 @@ static bool sat(const vx_obb *a, const vx_obb *b, float margin, sat_result *res)
 
 /* ---------------- face contact ---------------- */
 
-/* One Sutherland-Hodgman pass: keeps the part of the polygon with
- * dot(p - origin, normal) <= half. A crossing vertex is named by the polygon
- * edge it lies on and the plane, so its id does not depend on the order of
- * the passes. */
-static int clip_polygon(const clip_vertex *in, int n, vx_vec3 origin, vx_vec3 normal, float half, int plane_tag,
-                        const int ref_corner_sign[3], int plane_axis, int plane_sign, clip_vertex *out)
+/* Distance of a vertex outside the side plane (negative: inside):
+ * dot(p - c, plane_sign * axis) - half is exactly plane_sign * d - half, as
+ * negation is exact. dist <= 0 exactly when plane_sign * d <= half. */
+static float plane_dist(float d, int plane_sign, float half) { return (plane_sign > 0 ? d : -d) - half; }
+
+/* One Sutherland-Hodgman pass: keeps the part of the polygon in (n pool
+ * indices) on the inner side of the side plane (plane_axis, plane_sign) of
+ * the reference box, plane_dist <= 0, with d each vertex's coordinate along
+ * that axis. A crossing vertex is named by the polygon edge it lies on and
+ * the plane, so its id does not depend on the order of the passes. A pass
+ * over a polygon all inside leaves it as it is (no edge crosses, no tag
+ * changes): the caller skips those. need_d: the next pass tests the
+ * opposite plane of the same axis, so new vertices get their d, and
+ * *opposite_out is set when one lies outside that plane. */
+static int clip_polygon(clip_pool *pool, const uint8_t *in, int n, const vx_obb *ref, int plane_axis, int plane_sign,
+                        bool need_d, bool *opposite_out, const int ref_corner_sign[3], uint8_t *out)
 {
+    float half = ref->half[plane_axis];
+    int plane_tag = TAG_PLANE + (int)face_id(plane_axis, plane_sign);
     int m = 0;
+    float dq = plane_dist(pool->d[in[0]], plane_sign, half);
     for (int k = 0; k < n; k++) {
-        const clip_vertex *p = &in[k];
-        const clip_vertex *q = &in[(k + 1) % n];
-        float dp = vx_vec3_dot(vx_vec3_sub(p->p, origin), normal) - half;
-        float dq = vx_vec3_dot(vx_vec3_sub(q->p, origin), normal) - half;
-        if (dp <= 0.0f) out[m++] = *p;
+        int next = k + 1 < n ? k + 1 : 0;
+        int p = in[k], q = in[next];
+        float dp = dq;
+        dq = plane_dist(pool->d[q], plane_sign, half);
+        if (dp <= 0.0f && m < VX_CLIP_MAX) out[m++] = (uint8_t)p;
         bool crosses = (dp < 0.0f && dq > 0.0f) || (dp > 0.0f && dq < 0.0f);
         if (crosses) {
-            clip_vertex x;
+            if (m >= VX_CLIP_MAX || pool->count >= VX_CLIP_POOL) continue; /* not for a convex polygon */
+            int x = pool->count++;
+            /* p + (q - p) t, per coordinate */
             float t = dp / (dp - dq);
-            x.p = vx_vec3_add(p->p, vx_vec3_scale(vx_vec3_sub(q->p, p->p), t));
-            if (p->out_tag < TAG_PLANE) {
-                x.id = (FEATURE_POINT_INCIDENT_EDGE << 8) | ((uint32_t)(plane_tag - TAG_PLANE) << 4) |
-                       (uint32_t)p->out_tag;
+            pool->x[x] = pool->x[p] + (pool->x[q] - pool->x[p]) * t;
+            pool->y[x] = pool->y[p] + (pool->y[q] - pool->y[p]) * t;
+            pool->z[x] = pool->z[p] + (pool->z[q] - pool->z[p]) * t;
+            pool->d[x] = 0.0f;
+            if (need_d) {
+                pool->d[x] = pool_coordinate(pool, x, ref->center, ref->axis[plane_axis]);
+                if (!(plane_dist(pool->d[x], -plane_sign, half) <= 0.0f)) *opposite_out = true;
+            }
+            int p_tag = pool->tag[p];
+            if (p_tag < TAG_PLANE) {
+                pool->id[x] = (FEATURE_POINT_INCIDENT_EDGE << 8) | ((uint32_t)(plane_tag - TAG_PLANE) << 4) |
+                              (uint32_t)p_tag;
             } else {
                 /* The edge runs along an earlier side plane: a corner of the
                  * reference face. */
                 int sign[3] = {ref_corner_sign[0], ref_corner_sign[1], ref_corner_sign[2]};
-                int other = p->out_tag - TAG_PLANE;
+                int other = p_tag - TAG_PLANE;
                 sign[other / 2] = (other % 2) ? -1 : 1;
                 sign[plane_axis] = plane_sign;
-                x.id = (FEATURE_POINT_REFERENCE_CORNER << 8) | vertex_id(sign);
+                pool->id[x] = (FEATURE_POINT_REFERENCE_CORNER << 8) | vertex_id(sign);
             }
             /* Leaving the half space, the polygon continues along the plane;
              * entering it, along the edge it came in on. */
-            x.out_tag = dp < 0.0f ? plane_tag : p->out_tag;
-            out[m++] = x;
+            pool->tag[x] = dp < 0.0f ? plane_tag : p_tag;
+            out[m++] = (uint8_t)x;
         } else if (dp == 0.0f && dq > 0.0f && m > 0) {
-            out[m - 1].out_tag = plane_tag; /* p sits on the plane: its edge now runs along it */
+            /* p sits on the plane: its edge now runs along it. p is the last
+             * vertex out (dp <= 0), and the input polygon never reads its
+             * tag again, so the pool entry changes in place. */
+            pool->tag[out[m - 1]] = plane_tag;
         }
     }
     return m;
@@ -261,13 +323,14 @@ static int reduce_candidates(candidate *cand, int n, vx_vec3 normal)
     /* The fourth lies farthest outside one edge of the triangle (signed
      * areas with the triangle's winding; negative means outside). */
     vx_vec3 tri[3] = {p0, p1, cand[keep[2]].on_ref};
+    vx_vec3 tri_edge[3];
+    for (int e = 0; e < 3; e++) tri_edge[e] = vx_vec3_sub(tri[e < 2 ? e + 1 : 0], tri[e]);
     best = -1;
     for (int k = 0; k < n; k++) {
         if (k == keep[0] || k == keep[1] || k == keep[2]) continue;
         float min_area = 0.0f;
         for (int e = 0; e < 3; e++) {
-            vx_vec3 edge = vx_vec3_sub(tri[(e + 1) % 3], tri[e]);
-            float s = winding * vx_vec3_dot(vx_vec3_cross(edge, vx_vec3_sub(cand[k].on_ref, tri[e])), normal);
+            float s = winding * vx_vec3_dot(vx_vec3_cross(tri_edge[e], vx_vec3_sub(cand[k].on_ref, tri[e])), normal);
             if (e == 0 || s < min_area) min_area = s;
         }
         float v = -min_area;
@@ -284,18 +347,22 @@ static int reduce_candidates(candidate *cand, int n, vx_vec3 normal)
     return 4;
 }
 
-/* ref's face (ref_axis, ref_sign) against the other box inc. Writes the points
- * (normal already set in out) and returns how many. */
-static int face_contact(const vx_obb *ref, int ref_axis, int ref_sign, const vx_obb *inc, bool ref_is_b,
-                        float margin, vx_manifold *out)
+/* ref's face (ref_axis, ref_sign) against the other box inc. inc_dot[k] is
+ * inc's axis k dotted with ref's axis ref_axis (from the SAT's rotation).
+ * Writes the points, in feature order, into out (empty, its normal already
+ * set) and returns how many. */
+static int face_contact(const vx_obb *ref, int ref_axis, int ref_sign, const vx_obb *inc, const float inc_dot[3],
+                        bool ref_is_b, float margin, vx_manifold *out)
 {
     vx_vec3 ref_normal = vx_vec3_scale(ref->axis[ref_axis], (float)ref_sign);
 
-    /* Incident face: the face of inc most anti-parallel to ref_normal. */
+    /* Incident face: the face of inc most anti-parallel to ref_normal.
+     * inc.axis[k] . ref_normal is ref_sign * inc_dot[k] exactly. */
+    float sign_f = (float)ref_sign;
     int inc_axis = 0;
-    float best_dot = vx_vec3_dot(inc->axis[0], ref_normal);
+    float best_dot = sign_f * inc_dot[0];
     for (int k = 1; k < 3; k++) {
-        float dk = vx_vec3_dot(inc->axis[k], ref_normal);
+        float dk = sign_f * inc_dot[k];
         if (fabsf(dk) > fabsf(best_dot) + VX_INCIDENT_FACE_TOL) {
             inc_axis = k;
             best_dot = dk;
@@ -303,69 +370,134 @@ static int face_contact(const vx_obb *ref, int ref_axis, int ref_sign, const vx_
     }
     int inc_sign = best_dot > 0.0f ? -1 : 1;
 
-    /* Its 4 vertices, in order around the face, tagged with box-wide ids. */
+    /* Its 4 vertices, in order around the face ((u, v) signs (+,+), (-,+),
+     * (-,-), (+,-)), tagged with box-wide ids. axis * (+-half) is
+     * +-(axis * half) exactly, so each vertex is the centre plus or minus
+     * the three scaled axes, in axis order, as vx_obb_to_world computes it. */
+    int iu = axis_after[inc_axis], iv = axis_after2[inc_axis];
+    vx_vec3 ext[3];
+    for (int k = 0; k < 3; k++) ext[k] = vx_vec3_scale(inc->axis[k], inc->half[k]);
     static const int quad[4][2] = {{1, 1}, {-1, 1}, {-1, -1}, {1, -1}};
-    int iu = (inc_axis + 1) % 3, iv = (inc_axis + 2) % 3;
-    int signs[4][3];
-    clip_vertex poly_a[VX_CLIP_MAX], poly_b[VX_CLIP_MAX];
+    clip_pool pool;
+    pool.count = 4;
+    uint32_t face_bit = inc_sign > 0 ? 1u << inc_axis : 0u;
     for (int k = 0; k < 4; k++) {
-        signs[k][inc_axis] = inc_sign;
-        signs[k][iu] = quad[k][0];
-        signs[k][iv] = quad[k][1];
-        vx_vec3 local = vx_vec3_make((float)signs[k][0] * inc->half[0], (float)signs[k][1] * inc->half[1],
-                                     (float)signs[k][2] * inc->half[2]);
-        poly_a[k].p = vx_obb_to_world(inc, local);
-        poly_a[k].id = (FEATURE_POINT_INCIDENT_VERTEX << 8) | vertex_id(signs[k]);
+        int signs[3];
+        signs[inc_axis] = inc_sign;
+        signs[iu] = quad[k][0];
+        signs[iv] = quad[k][1];
+        vx_vec3 w = inc->center;
+        for (int i = 0; i < 3; i++) w = signs[i] > 0 ? vx_vec3_add(w, ext[i]) : vx_vec3_sub(w, ext[i]);
+        pool.x[k] = w.x;
+        pool.y[k] = w.y;
+        pool.z[k] = w.z;
+        pool.id[k] = (FEATURE_POINT_INCIDENT_VERTEX << 8) | face_bit | (quad[k][0] > 0 ? 1u << iu : 0u) |
+                     (quad[k][1] > 0 ? 1u << iv : 0u);
     }
-    for (int k = 0; k < 4; k++) {
-        /* The edge to the next vertex is parallel to the axis whose sign
-         * changes; its other two signs are shared. */
-        const int *s0 = signs[k];
-        const int *s1 = signs[(k + 1) % 4];
-        int axis = s0[iu] != s1[iu] ? iu : iv;
-        poly_a[k].out_tag = edge_id(axis, s0);
-    }
+    /* The edge from vertex k to the next runs along the axis whose sign
+     * changes (u from 0 and 2, v from 1 and 3); edge_id of its start. */
+    int face_plus = inc_sign > 0 ? 1 : 0;
+    pool.tag[0] = iu * 4 + 1 + 2 * face_plus;
+    pool.tag[1] = iv * 4 + face_plus;
+    pool.tag[2] = iu * 4 + 2 * face_plus;
+    pool.tag[3] = iv * 4 + face_plus + 2;
 
-    /* Clip against the 4 side planes of the reference face: +u, -u, +v, -v. */
-    int ru = (ref_axis + 1) % 3, rv = (ref_axis + 2) % 3;
+    /* Clip against the 4 side planes of the reference face: +u, -u, +v, -v.
+     * Each vertex's coordinate along u (then v) is computed once, before
+     * the two passes of that axis. */
     int corner_sign[3] = {0, 0, 0};
     corner_sign[ref_axis] = ref_sign;
-    const int plane_axis[4] = {ru, ru, rv, rv};
-    const int plane_sign[4] = {1, -1, 1, -1};
-    clip_vertex *src = poly_a, *dst = poly_b;
+    uint8_t poly_a[VX_CLIP_MAX] = {0, 1, 2, 3}, poly_b[VX_CLIP_MAX];
+    uint8_t *src = poly_a, *dst = poly_b;
     int n = 4;
-    for (int k = 0; k < 4 && n > 0; k++) {
-        int ax = plane_axis[k];
-        vx_vec3 pn = vx_vec3_scale(ref->axis[ax], (float)plane_sign[k]);
-        int tag = TAG_PLANE + (int)face_id(ax, plane_sign[k]);
-        n = clip_polygon(src, n, ref->center, pn, ref->half[ax], tag, corner_sign, ax, plane_sign[k], dst);
-        clip_vertex *tmp = src;
-        src = dst;
-        dst = tmp;
+    for (int pass = 0; pass < 2 && n > 0; pass++) {
+        int ax = pass == 0 ? axis_after[ref_axis] : axis_after2[ref_axis];
+        vx_vec3 axis = ref->axis[ax];
+        float half = ref->half[ax];
+        bool out_plus = false, out_minus = false; /* some vertex outside the +, - plane */
+        for (int k = 0; k < n; k++) {
+            float d = pool_coordinate(&pool, src[k], ref->center, axis);
+            pool.d[src[k]] = d;
+            if (!(plane_dist(d, 1, half) <= 0.0f)) out_plus = true;
+            if (!(plane_dist(d, -1, half) <= 0.0f)) out_minus = true;
+        }
+        for (int side = 0; side < 2 && n > 0; side++) {
+            if (!(side == 0 ? out_plus : out_minus)) continue; /* all inside this plane */
+            n = clip_polygon(&pool, src, n, ref, ax, side == 0 ? 1 : -1, side == 0, &out_minus, corner_sign, dst);
+            uint8_t *tmp = src;
+            src = dst;
+            dst = tmp;
+        }
     }
 
     /* Keep what lies below the reference face (or within margin above it). */
-    candidate cand[VX_CLIP_MAX];
-    int count = 0;
     uint32_t base = (VX_FEATURE_KIND_BOX_FACE << VX_FEATURE_KIND_SHIFT) | (ref_is_b ? (1u << 16) : 0u) |
                     (face_id(ref_axis, ref_sign) << 12);
+    float ref_half = ref->half[ref_axis];
+    int count = 0;
+    if (n <= VX_MANIFOLD_MAX_POINTS) {
+        /* No reduction: every kept vertex is a point. Visiting them in
+         * feature order (a stable insertion sort, so the order
+         * vx_manifold_sort_by_feature gives) writes them sorted. */
+        uint8_t order[VX_MANIFOLD_MAX_POINTS];
+        for (int k = 0; k < n; k++) {
+            int j = k;
+            while (j > 0 && pool.id[order[j - 1]] > pool.id[src[k]]) {
+                order[j] = order[j - 1];
+                j--;
+            }
+            order[j] = src[k];
+        }
+        for (int k = 0; k < n; k++) {
+            int v = order[k];
+            float depth = ref_half - pool_coordinate(&pool, v, ref->center, ref_normal);
+            if (!(depth > -margin)) continue;
+            vx_vec3 on_inc = pool_point(&pool, v);
+            vx_vec3 on_ref = vx_vec3_add(on_inc, vx_vec3_scale(ref_normal, depth));
+            vx_manifold_point *mp = &out->points[count++];
+            mp->point_a = ref_is_b ? on_inc : on_ref;
+            mp->point_b = ref_is_b ? on_ref : on_inc;
+            mp->depth = depth;
+            mp->feature = base | pool.id[v];
+        }
+        out->count = count;
+        return count;
+    }
+
+    candidate cand[VX_CLIP_MAX];
     for (int k = 0; k < n; k++) {
-        float depth = ref->half[ref_axis] - vx_vec3_dot(vx_vec3_sub(src[k].p, ref->center), ref_normal);
+        int v = src[k];
+        float depth = ref_half - pool_coordinate(&pool, v, ref->center, ref_normal);
         if (!(depth > -margin)) continue;
-        cand[count].on_inc = src[k].p;
-        cand[count].on_ref = vx_vec3_add(src[k].p, vx_vec3_scale(ref_normal, depth));
+        vx_vec3 p = pool_point(&pool, v);
+        cand[count].on_inc = p;
+        cand[count].on_ref = vx_vec3_add(p, vx_vec3_scale(ref_normal, depth));
         cand[count].depth = depth;
-        cand[count].id = base | src[k].id;
+        cand[count].id = base | pool.id[v];
         count++;
     }
     if (count > VX_MANIFOLD_MAX_POINTS) count = reduce_candidates(cand, count, ref_normal);
 
+    /* Out in feature order (a stable insertion sort of the indices, the
+     * order vx_manifold_sort_by_feature would give the pushed points). */
+    int order[VX_MANIFOLD_MAX_POINTS];
     for (int k = 0; k < count; k++) {
-        if (ref_is_b)
-            vx_manifold_push(out, cand[k].on_inc, cand[k].on_ref, cand[k].depth, cand[k].id);
-        else
-            vx_manifold_push(out, cand[k].on_ref, cand[k].on_inc, cand[k].depth, cand[k].id);
+        int j = k;
+        while (j > 0 && cand[order[j - 1]].id > cand[k].id) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = k;
     }
+    for (int k = 0; k < count; k++) {
+        const candidate *c = &cand[order[k]];
+        vx_manifold_point *mp = &out->points[k];
+        mp->point_a = ref_is_b ? c->on_inc : c->on_ref;
+        mp->point_b = ref_is_b ? c->on_ref : c->on_inc;
+        mp->depth = c->depth;
+        mp->feature = c->id;
+    }
+    out->count = count;
     return count;
 }
 
@@ -414,25 +546,23 @@ static bool edge_contact(const vx_obb *a, const vx_obb *b, int i, int j, float m
 
 /* ---------------- the pair ---------------- */
 
-bool vx_collide_box_box(const vx_transform *a, vx_vec3 half_a, const vx_transform *b, vx_vec3 half_b,
-                        float margin, vx_manifold *out)
+bool vx_collide_box_box_obb(const vx_obb *box_a, const vx_obb *box_b, float margin, vx_manifold *out)
 {
     vx_manifold_reset(out);
     margin = vx_collide_sanitize_margin(margin);
-    vx_obb box_a = vx_obb_make(a, half_a);
-    vx_obb box_b = vx_obb_make(b, half_b);
 
     sat_result sr;
-    if (!sat(&box_a, &box_b, margin, &sr)) return false;
+    if (!sat(box_a, box_b, margin, &sr)) return false;
 
-    float smallest = box_a.half[0];
-    for (int k = 0; k < 3; k++) smallest = fminf(smallest, fminf(box_a.half[k], box_b.half[k]));
-    float lin_tol = fminf(VX_SAT_LINEAR_TOL, VX_SAT_LINEAR_TOL_SIZE_FRACTION * smallest);
+    float smallest = box_a->half[0];
+    for (int k = 0; k < 3; k++)
+        smallest = vx_collide_minf(smallest, vx_collide_minf(box_a->half[k], box_b->half[k]));
+    float lin_tol = vx_collide_minf(VX_SAT_LINEAR_TOL, VX_SAT_LINEAR_TOL_SIZE_FRACTION * smallest);
 
-    float max_face = fmaxf(sr.face_a.sep, sr.face_b.sep);
+    float max_face = vx_collide_maxf(sr.face_a.sep, sr.face_b.sep);
     bool use_edge = sr.edge.valid && sr.edge.sep > max_face + VX_SAT_EDGE_REL_TOL * fabsf(max_face) + lin_tol;
     if (use_edge) {
-        if (edge_contact(&box_a, &box_b, sr.edge.i, sr.edge.j, margin, out)) return true;
+        if (edge_contact(box_a, box_b, sr.edge.i, sr.edge.j, margin, out)) return true;
         /* The closest points of the two edges were clamped so far that they
          * are not within margin: let the best face try instead. */
         vx_manifold_reset(out);
@@ -440,28 +570,38 @@ bool vx_collide_box_box(const vx_transform *a, vx_vec3 half_a, const vx_transfor
 
     bool ref_is_b = sr.face_b.sep > sr.face_a.sep + VX_SAT_FACE_REL_TOL * fabsf(sr.face_a.sep) + lin_tol;
     int count;
+    float inc_dot[3];
     if (!ref_is_b) {
         int axis = sr.face_a.axis;
         int sign = sr.ta[axis] < 0.0f ? -1 : 1; /* coincident centres: + */
-        out->normal = vx_vec3_scale(box_a.axis[axis], (float)sign);
-        count = face_contact(&box_a, axis, sign, &box_b, false, margin, out);
+        out->normal = vx_vec3_scale(box_a->axis[axis], (float)sign);
+        for (int k = 0; k < 3; k++) inc_dot[k] = sr.c[axis][k];
+        count = face_contact(box_a, axis, sign, box_b, inc_dot, false, margin, out);
     } else {
         int axis = sr.face_b.axis;
         int sign = sr.tb[axis] < 0.0f ? -1 : 1; /* A->B along B's axis */
-        out->normal = vx_vec3_scale(box_b.axis[axis], (float)sign);
-        count = face_contact(&box_b, axis, -sign, &box_a, true, margin, out);
+        out->normal = vx_vec3_scale(box_b->axis[axis], (float)sign);
+        for (int k = 0; k < 3; k++) inc_dot[k] = sr.c[k][axis];
+        count = face_contact(box_b, axis, -sign, box_a, inc_dot, true, margin, out);
     }
 
     /* A face chosen by preference can clip away every point of a contact
      * that is really edge against edge: fall back to the best edge pair. */
     if (count == 0 && sr.edge.valid && !use_edge) {
         vx_manifold_reset(out);
-        edge_contact(&box_a, &box_b, sr.edge.i, sr.edge.j, margin, out);
+        edge_contact(box_a, box_b, sr.edge.i, sr.edge.j, margin, out);
     }
     if (out->count == 0) {
         vx_manifold_reset(out);
         return false;
     }
-    vx_manifold_sort_by_feature(out);
-    return true;
+    return true; /* face contacts come sorted by feature, edge contacts have 1 point */
+}
+
+bool vx_collide_box_box(const vx_transform *a, vx_vec3 half_a, const vx_transform *b, vx_vec3 half_b,
+                        float margin, vx_manifold *out)
+{
+    vx_obb box_a = vx_obb_make(a, half_a);
+    vx_obb box_b = vx_obb_make(b, half_b);
+    return vx_collide_box_box_obb(&box_a, &box_b, margin, out);
 }

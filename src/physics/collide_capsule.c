@@ -48,11 +48,23 @@ static uint32_t segment_feature(float s, float half)
     return VX_CAPSULE_SIDE;
 }
 
-/* The capsule's frame: centre, axis[1] = the segment direction, axis[0] a
- * unit vector perpendicular to it that turns with the capsule. */
-static vx_obb capsule_frame(const vx_transform *capsule, float radius, float half_height)
+/* The capsule's frame: centre, axis = the segment direction (local Y), and
+ * the rotation, for local X (a unit vector perpendicular to the axis that
+ * turns with the capsule) in the rare cases that need it. The same bits as
+ * the columns of vx_obb_make's matrix, without building all three. */
+typedef struct {
+    vx_vec3 center;
+    vx_vec3 axis;
+    vx_quat rotation;
+} capsule_frame;
+
+static capsule_frame make_capsule_frame(const vx_transform *capsule)
 {
-    return vx_obb_make(capsule, vx_vec3_make(radius, half_height, radius));
+    capsule_frame f;
+    f.center = capsule->position;
+    f.rotation = vx_collide_rotation(capsule);
+    f.axis = vx_collide_axis_y(f.rotation);
+    return f;
 }
 
 bool vx_collide_capsule_sphere(const vx_transform *capsule, float radius, float half_height, vx_vec3 sphere_pos,
@@ -61,8 +73,8 @@ bool vx_collide_capsule_sphere(const vx_transform *capsule, float radius, float 
     vx_manifold_reset(out);
     margin = vx_collide_sanitize_margin(margin);
 
-    vx_obb cap = capsule_frame(capsule, radius, half_height);
-    vx_vec3 axis = cap.axis[1];
+    capsule_frame cap = make_capsule_frame(capsule);
+    vx_vec3 axis = cap.axis;
     float s = clampf(vx_vec3_dot(vx_vec3_sub(sphere_pos, cap.center), axis), -half_height, half_height);
     vx_vec3 on_segment = vx_vec3_add(cap.center, vx_vec3_scale(axis, s));
 
@@ -74,7 +86,7 @@ bool vx_collide_capsule_sphere(const vx_transform *capsule, float radius, float 
 
     /* A centre on the axis: push along the capsule's own local X, which is
      * perpendicular to the axis and turns with the capsule. */
-    vx_vec3 n = dist_sq > VX_CAPSULE_DIRECTION_EPS_SQ ? vx_vec3_scale(d, 1.0f / dist) : cap.axis[0];
+    vx_vec3 n = dist_sq > VX_CAPSULE_DIRECTION_EPS_SQ ? vx_vec3_scale(d, 1.0f / dist) : vx_collide_axis_x(cap.rotation);
     out->normal = n;
     vx_vec3 point_a = vx_vec3_add(on_segment, vx_vec3_scale(n, radius));
     vx_manifold_push(out, point_a, vx_vec3_sub(point_a, vx_vec3_scale(n, depth)), depth,
@@ -85,16 +97,16 @@ bool vx_collide_capsule_sphere(const vx_transform *capsule, float radius, float 
 /* The two points of capsules lying along each other: the ends [lo, hi] of
  * the overlap of B's projection with A's segment (parameters along A's
  * axis), each with the distance from its point on A to segment B. */
-static void push_line_contact(vx_manifold *out, const vx_obb *a, float radius_a, const vx_obb *b, float radius_b,
-                              float half_b, float lo, float hi, float margin)
+static void push_line_contact(vx_manifold *out, const capsule_frame *a, float radius_a, const capsule_frame *b,
+                              float radius_b, float half_b, float lo, float hi, float margin)
 {
     vx_vec3 n = out->normal;
     float ends[2] = {lo, hi};
     uint32_t features[2] = {VX_CAPSULE_LINE_END0, VX_CAPSULE_LINE_END1};
     for (int i = 0; i < 2; i++) {
-        vx_vec3 pa = vx_vec3_add(a->center, vx_vec3_scale(a->axis[1], ends[i]));
-        float t = clampf(vx_vec3_dot(vx_vec3_sub(pa, b->center), b->axis[1]), -half_b, half_b);
-        vx_vec3 pb = vx_vec3_add(b->center, vx_vec3_scale(b->axis[1], t));
+        vx_vec3 pa = vx_vec3_add(a->center, vx_vec3_scale(a->axis, ends[i]));
+        float t = clampf(vx_vec3_dot(vx_vec3_sub(pa, b->center), b->axis), -half_b, half_b);
+        vx_vec3 pb = vx_vec3_add(b->center, vx_vec3_scale(b->axis, t));
         float depth = (radius_a + radius_b) - vx_vec3_length(vx_vec3_sub(pb, pa));
         if (!(depth > -margin)) continue;
         vx_vec3 point_a = vx_vec3_add(pa, vx_vec3_scale(n, radius_a));
@@ -110,10 +122,10 @@ bool vx_collide_capsule_capsule(const vx_transform *a, float radius_a, float hal
     vx_manifold_reset(out);
     margin = vx_collide_sanitize_margin(margin);
 
-    vx_obb ca = capsule_frame(a, radius_a, half_height_a);
-    vx_obb cb = capsule_frame(b, radius_b, half_height_b);
-    vx_vec3 ua = ca.axis[1];
-    vx_vec3 ub = cb.axis[1];
+    capsule_frame ca = make_capsule_frame(a);
+    capsule_frame cb = make_capsule_frame(b);
+    vx_vec3 ua = ca.axis;
+    vx_vec3 ub = cb.axis;
 
     float s, t;
     vx_closest_segment_params(ca.center, ua, half_height_a, cb.center, ub, half_height_b, &s, &t);
@@ -138,7 +150,7 @@ bool vx_collide_capsule_capsule(const vx_transform *a, float radius_a, float hal
         if (vx_vec3_dot(n, vx_vec3_sub(cb.center, ca.center)) < 0.0f) n = vx_vec3_neg(n);
     } else {
         /* Collinear: any direction perpendicular to A's axis; A's local X. */
-        n = ca.axis[0];
+        n = vx_collide_axis_x(ca.rotation);
     }
     out->normal = n;
 
@@ -146,8 +158,8 @@ bool vx_collide_capsule_capsule(const vx_transform *a, float radius_a, float hal
         /* B's ends projected on A's axis, relative to A's centre. */
         float mid = vx_vec3_dot(vx_vec3_sub(cb.center, ca.center), ua);
         float reach = half_height_b * fabsf(vx_vec3_dot(ua, ub));
-        float lo = fmaxf(-half_height_a, mid - reach);
-        float hi = fminf(half_height_a, mid + reach);
+        float lo = vx_collide_maxf(-half_height_a, mid - reach);
+        float hi = vx_collide_minf(half_height_a, mid + reach);
         if (hi - lo >= VX_CAPSULE_MIN_SPAN)
             push_line_contact(out, &ca, radius_a, &cb, radius_b, half_height_b, lo, hi, margin);
     }

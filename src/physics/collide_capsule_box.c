@@ -189,8 +189,8 @@ static bool clip_to_slabs(const segment *sg, const float e[3], unsigned axes, fl
             ta = tb;
             tb = tmp;
         }
-        t0 = fmaxf(t0, ta);
-        t1 = fminf(t1, tb);
+        t0 = vx_collide_maxf(t0, ta);
+        t1 = vx_collide_minf(t1, tb);
     }
     *lo = t0;
     *hi = t1;
@@ -290,7 +290,7 @@ static float sat_depth(const segment *sg, const float e[3], float radius, vx_vec
     float box_reach = e[0] * fabsf(n.x) + e[1] * fabsf(n.y) + e[2] * fabsf(n.z);
     float a = vx_vec3_dot(n, sg->p0);
     float b = vx_vec3_dot(n, vx_vec3_add(sg->p0, sg->d));
-    return box_reach + fmaxf(a, b) + radius;
+    return box_reach + vx_collide_maxf(a, b) + radius;
 }
 
 /* Least penetration over the box's face normals and the segment x edge
@@ -306,7 +306,7 @@ static void sat_contact(local_contact *lc, const segment *sg, const float e[3], 
         vx_vec3_set(&axis, k, 1.0f);
         float dp = sat_depth(sg, e, radius, axis);
         float dn = sat_depth(sg, e, radius, vx_vec3_neg(axis));
-        float depth = fminf(dp, dn);
+        float depth = vx_collide_minf(dp, dn);
         if (k == 0 || depth < best_face_depth) { /* ties keep the lowest axis */
             best_face = k;
             best_face_sign = dp <= dn ? 1 : -1;
@@ -326,7 +326,7 @@ static void sat_contact(local_contact *lc, const segment *sg, const float e[3], 
         axis = vx_vec3_scale(axis, 1.0f / sqrtf(len_sq));
         float dp = sat_depth(sg, e, radius, axis);
         float dn = sat_depth(sg, e, radius, vx_vec3_neg(axis));
-        float depth = fminf(dp, dn);
+        float depth = vx_collide_minf(dp, dn);
         if (best_edge < 0 || depth < best_edge_depth) {
             best_edge = k;
             best_edge_n = dp <= dn ? axis : vx_vec3_neg(axis);
@@ -334,8 +334,9 @@ static void sat_contact(local_contact *lc, const segment *sg, const float e[3], 
         }
     }
 
-    float smallest = fminf(e[0], fminf(e[1], e[2]));
-    float lin_tol = fminf(VX_CAPSULE_EDGE_LINEAR_TOL, VX_CAPSULE_EDGE_LINEAR_TOL_SIZE_FRACTION * smallest);
+    float smallest = vx_collide_minf(e[0], vx_collide_minf(e[1], e[2]));
+    float lin_tol =
+        vx_collide_minf(VX_CAPSULE_EDGE_LINEAR_TOL, VX_CAPSULE_EDGE_LINEAR_TOL_SIZE_FRACTION * smallest);
     bool use_edge = best_edge >= 0 &&
                     best_edge_depth + VX_CAPSULE_EDGE_REL_TOL * fabsf(best_face_depth) + lin_tol < best_face_depth;
     if (!use_edge) {
@@ -375,19 +376,20 @@ bool vx_collide_capsule_box(const vx_transform *capsule, float radius, float hal
     vx_manifold_reset(out);
     margin = vx_collide_sanitize_margin(margin);
 
-    vx_obb cap = vx_obb_make(capsule, vx_vec3_make(radius, half_height, radius));
+    /* Of the capsule only its axis (local Y) is needed. */
+    vx_vec3 cap_axis = vx_collide_axis_y(vx_collide_rotation(capsule));
     vx_obb obb = vx_obb_make(box, half_extents);
     float e[3] = {obb.half[0], obb.half[1], obb.half[2]};
 
     segment sg;
-    vx_vec3 centre = vx_obb_to_local(&obb, cap.center);
-    sg.u = vx_vec3_make(vx_vec3_dot(cap.axis[1], obb.axis[0]), vx_vec3_dot(cap.axis[1], obb.axis[1]),
-                        vx_vec3_dot(cap.axis[1], obb.axis[2]));
+    vx_vec3 centre = vx_obb_to_local(&obb, capsule->position);
+    sg.u = vx_vec3_make(vx_vec3_dot(cap_axis, obb.axis[0]), vx_vec3_dot(cap_axis, obb.axis[1]),
+                        vx_vec3_dot(cap_axis, obb.axis[2]));
     sg.p0 = vx_vec3_sub(centre, vx_vec3_scale(sg.u, half_height));
     sg.d = vx_vec3_scale(sg.u, 2.0f * half_height);
     sg.length = 2.0f * half_height;
 
-    float size = fmaxf(1.0f, fmaxf(e[0], fmaxf(e[1], e[2])));
+    float size = vx_collide_maxf(1.0f, vx_collide_maxf(e[0], vx_collide_maxf(e[1], e[2])));
     float tol = VX_CAPSULE_BOX_TOL * size;
 
     local_contact lc;

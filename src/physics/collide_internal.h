@@ -1,11 +1,17 @@
 /* Private helpers shared by the oriented narrow phase (collide_*.c): building
  * manifolds, oriented boxes in world space, and closest points of segments.
- * Not part of the public API. */
+ * Not part of the public API.
+ *
+ * The small helpers are inline here because every pair calls them: the
+ * arithmetic is exactly what it was as out-of-line functions (no FP
+ * contraction, same operation order), only the calls are gone. */
 #ifndef VOLTEX_COLLIDE_INTERNAL_H
 #define VOLTEX_COLLIDE_INTERNAL_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "voltex/collide.h"
 #include "voltex/math.h"
@@ -28,24 +34,109 @@ typedef struct {
     float half[3];
 } vx_obb;
 
-/* The box of a transform (its rotation is normalised first; a zero or
- * non-finite quaternion counts as the identity). */
-vx_obb vx_obb_make(const vx_transform *t, vx_vec3 half_extents);
+/* fminf / fmaxf as glibc computes them on x86-64 (a NaN argument gives the
+ * other one; equal arguments, +0 and -0 included, give the second), without
+ * the call into libm that the compiler must otherwise make. */
+static inline float vx_collide_minf(float x, float y)
+{
+    if (isnan(x)) return y;
+    if (isnan(y)) return x;
+    return x < y ? x : y;
+}
+static inline float vx_collide_maxf(float x, float y)
+{
+    if (isnan(x)) return y;
+    if (isnan(y)) return x;
+    return x > y ? x : y;
+}
+
+/* The rotation of a transform as the narrow phase uses it: normalised; a
+ * zero or non-finite quaternion counts as the identity. */
+static inline vx_quat vx_collide_rotation(const vx_transform *t)
+{
+    return vx_quat_is_finite(t->rotation) ? vx_quat_normalize(t->rotation) : vx_quat_identity();
+}
+
+/* Columns 0 and 1 of vx_mat3_from_quat(q) on their own (the same
+ * expressions, so the same bits): a shape's local X and Y axes, for the
+ * shapes that need only one or two of the three. */
+static inline vx_vec3 vx_collide_axis_x(vx_quat q)
+{
+    float yy = q.y * q.y, zz = q.z * q.z;
+    float xy = q.x * q.y, xz = q.x * q.z;
+    float wy = q.w * q.y, wz = q.w * q.z;
+    return vx_vec3_make(1.0f - 2.0f * (yy + zz), 2.0f * (xy + wz), 2.0f * (xz - wy));
+}
+static inline vx_vec3 vx_collide_axis_y(vx_quat q)
+{
+    float xx = q.x * q.x, zz = q.z * q.z;
+    float xy = q.x * q.y, yz = q.y * q.z;
+    float wx = q.w * q.x, wz = q.w * q.z;
+    return vx_vec3_make(2.0f * (xy - wz), 1.0f - 2.0f * (xx + zz), 2.0f * (yz + wx));
+}
+
+/* The box of a transform (its rotation as vx_collide_rotation gives it). */
+static inline vx_obb vx_obb_make(const vx_transform *t, vx_vec3 half_extents)
+{
+    vx_obb box;
+    vx_mat3 r = vx_mat3_from_quat(vx_collide_rotation(t));
+    box.center = t->position;
+    for (int i = 0; i < 3; i++) box.axis[i] = vx_vec3_make(r.m[0][i], r.m[1][i], r.m[2][i]);
+    box.half[0] = half_extents.x;
+    box.half[1] = half_extents.y;
+    box.half[2] = half_extents.z;
+    return box;
+}
+
 /* World point -> box coordinates (along the box axes, relative to the centre). */
-vx_vec3 vx_obb_to_local(const vx_obb *box, vx_vec3 world);
+static inline vx_vec3 vx_obb_to_local(const vx_obb *box, vx_vec3 world)
+{
+    vx_vec3 d = vx_vec3_sub(world, box->center);
+    return vx_vec3_make(vx_vec3_dot(d, box->axis[0]), vx_vec3_dot(d, box->axis[1]), vx_vec3_dot(d, box->axis[2]));
+}
+
 /* Box coordinates -> world point. */
-vx_vec3 vx_obb_to_world(const vx_obb *box, vx_vec3 local);
+static inline vx_vec3 vx_obb_to_world(const vx_obb *box, vx_vec3 local)
+{
+    vx_vec3 w = box->center;
+    w = vx_vec3_add(w, vx_vec3_scale(box->axis[0], local.x));
+    w = vx_vec3_add(w, vx_vec3_scale(box->axis[1], local.y));
+    w = vx_vec3_add(w, vx_vec3_scale(box->axis[2], local.z));
+    return w;
+}
 
 /* margin as the collide functions use it: negative or NaN becomes 0. */
-float vx_collide_sanitize_margin(float margin);
+static inline float vx_collide_sanitize_margin(float margin) { return margin > 0.0f ? margin : 0.0f; }
 
-/* Empties *m (every byte zeroed, so manifolds compare and hash cleanly). */
-void vx_manifold_reset(vx_manifold *m);
+/* Empties *m (every byte zeroed, so manifolds compare and hash cleanly; a
+ * vx_manifold has no padding). Copied from a zero constant: memset of this
+ * size becomes a slow "rep stos". */
+static inline void vx_manifold_reset(vx_manifold *m)
+{
+    static const vx_manifold empty;
+    *m = empty;
+}
+
 /* Appends a point; false (and nothing written) when the manifold is full. */
-bool vx_manifold_push(vx_manifold *m, vx_vec3 point_a, vx_vec3 point_b, float depth, uint32_t feature);
+static inline bool vx_manifold_push(vx_manifold *m, vx_vec3 point_a, vx_vec3 point_b, float depth, uint32_t feature)
+{
+    if (m->count >= VX_MANIFOLD_MAX_POINTS) return false;
+    vx_manifold_point *p = &m->points[m->count++];
+    p->point_a = point_a;
+    p->point_b = point_b;
+    p->depth = depth;
+    p->feature = feature;
+    return true;
+}
+
 /* Sorts the points by feature id (ids in one manifold are distinct), so the
  * order is the same from step to step. */
 void vx_manifold_sort_by_feature(vx_manifold *m);
+
+/* vx_collide_box_box for boxes already placed with vx_obb_make (the same
+ * result, bit for bit): a caller that meets a box in several pairs can build
+ * its vx_obb once. */
+bool vx_collide_box_box_obb(const vx_obb *a, const vx_obb *b, float margin, vx_manifold *out);
 
 /* Closest points of two segments, each given as centre, unit direction and
  * half length (>= 0): returns the parameters *s on the first and *t on the

@@ -1,8 +1,7 @@
-/* Contact manifolds of the oriented narrow phase: flipping A and B, and the
- * small helpers every collide_*.c shares (collide_internal.h). */
+/* Contact manifolds of the oriented narrow phase: flipping A and B, sorting
+ * the points, and the closest points of two segments (collide_internal.h;
+ * the smallest shared helpers are inline there). */
 #include "physics/collide_internal.h"
-
-#include <string.h>
 
 /* Parallel segments: 1 - cos^2 of the angle between them below this (about
  * 0.03 degrees) has no single closest pair; take the middle of the overlap. */
@@ -18,19 +17,6 @@ void vx_manifold_flip(vx_manifold *m)
     }
 }
 
-void vx_manifold_reset(vx_manifold *m) { memset(m, 0, sizeof *m); }
-
-bool vx_manifold_push(vx_manifold *m, vx_vec3 point_a, vx_vec3 point_b, float depth, uint32_t feature)
-{
-    if (m->count >= VX_MANIFOLD_MAX_POINTS) return false;
-    vx_manifold_point *p = &m->points[m->count++];
-    p->point_a = point_a;
-    p->point_b = point_b;
-    p->depth = depth;
-    p->feature = feature;
-    return true;
-}
-
 void vx_manifold_sort_by_feature(vx_manifold *m)
 {
     /* Insertion sort: at most 4 points, stable, no allocation. */
@@ -43,37 +29,6 @@ void vx_manifold_sort_by_feature(vx_manifold *m)
         }
         m->points[j + 1] = p;
     }
-}
-
-float vx_collide_sanitize_margin(float margin) { return margin > 0.0f ? margin : 0.0f; }
-
-vx_obb vx_obb_make(const vx_transform *t, vx_vec3 half_extents)
-{
-    vx_obb box;
-    memset(&box, 0, sizeof box);
-    vx_quat q = vx_quat_is_finite(t->rotation) ? vx_quat_normalize(t->rotation) : vx_quat_identity();
-    vx_mat3 r = vx_mat3_from_quat(q);
-    box.center = t->position;
-    for (int i = 0; i < 3; i++) {
-        box.axis[i] = vx_vec3_make(r.m[0][i], r.m[1][i], r.m[2][i]);
-        box.half[i] = vx_vec3_get(half_extents, i);
-    }
-    return box;
-}
-
-vx_vec3 vx_obb_to_local(const vx_obb *box, vx_vec3 world)
-{
-    vx_vec3 d = vx_vec3_sub(world, box->center);
-    return vx_vec3_make(vx_vec3_dot(d, box->axis[0]), vx_vec3_dot(d, box->axis[1]), vx_vec3_dot(d, box->axis[2]));
-}
-
-vx_vec3 vx_obb_to_world(const vx_obb *box, vx_vec3 local)
-{
-    vx_vec3 w = box->center;
-    w = vx_vec3_add(w, vx_vec3_scale(box->axis[0], local.x));
-    w = vx_vec3_add(w, vx_vec3_scale(box->axis[1], local.y));
-    w = vx_vec3_add(w, vx_vec3_scale(box->axis[2], local.z));
-    return w;
 }
 
 static float clampf(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
@@ -111,8 +66,8 @@ void vx_closest_segment_params(vx_vec3 center_1, vx_vec3 dir_1, float half_1, vx
          * 1 when they do not overlap). */
         float mid = -c / a;
         float w = half_2 * fabsf(b) / a;
-        float lo = fmaxf(-half_1, mid - w);
-        float hi = fminf(half_1, mid + w);
+        float lo = vx_collide_maxf(-half_1, mid - w);
+        float hi = vx_collide_minf(half_1, mid + w);
         s_val = clampf(0.5f * (lo + hi), -half_1, half_1);
     }
     float t_val = (b * s_val + f) / e;

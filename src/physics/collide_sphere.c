@@ -96,7 +96,7 @@ bool vx_collide_sphere_box(vx_vec3 sphere_pos, float radius, const vx_transform 
         }
         /* Rounding can leave a centre that is "outside" by less than a
          * FLT_MIN-sized gap here: it is on the surface, distance 0. */
-        best_dist = fmaxf(best_dist, 0.0f);
+        best_dist = vx_collide_maxf(best_dist, 0.0f);
         depth = radius + best_dist;
         if (!(depth > -margin)) return false;
         /* The sphere leaves through the face's outward normal, so the normal
