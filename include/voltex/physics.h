@@ -206,6 +206,7 @@ struct vx_step_state;
 typedef struct {
     vx_contact_list substep_contacts;
     struct vx_step_state *state; /* created by the first step, freed by vx_physics_scratch_free */
+    bool profile;                /* vx_physics_profile: time the stages of every step */
 } vx_physics_scratch;
 
 void vx_physics_scratch_init(vx_physics_scratch *s);
@@ -234,6 +235,25 @@ vx_status vx_physics_step(vx_world *world, const vx_physics_config *config, vx_p
  * comes into contact with one of its bodies, or when the caller changes a
  * sleeping body's pose, velocity or type in the world between steps (the
  * step notices the difference: there is no wake function to call). */
+
+/* Wall time of the stages of the last vx_physics_step, in seconds (all 0
+ * unless profiling is on): broad phase (and the wake pass of sleeping
+ * islands), narrow phase, solver (setup, warm start, velocity and position
+ * passes, cache and report), integration (velocities, inertia, poses) and
+ * the rest (gather, sleeping, continuous collision, scatter). */
+typedef struct {
+    double broad;
+    double narrow;
+    double solver;
+    double integrate;
+    double other;
+} vx_physics_stage_times;
+
+/* Profiling on or off (off after vx_physics_scratch_init): when on, every
+ * step reads CLOCK_MONOTONIC between its stages. Results never depend on it. */
+void vx_physics_profile(vx_physics_scratch *scratch, bool on);
+/* The stage times of the last step (zero before the first or when off). */
+vx_physics_stage_times vx_physics_stage_times_last(const vx_physics_scratch *scratch);
 
 /* Dynamic bodies that were awake at the end of the last step (every dynamic
  * body when sleeping is off; 0 before the first step). */

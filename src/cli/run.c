@@ -248,6 +248,14 @@ static int simulate(vx_cli_session *s)
             return VX_EXIT_USAGE;
         }
         vx_cli_stats_step(&s->stats, s->report.count, step_seconds);
+        if (s->opt->stats) {
+            vx_physics_stage_times t = vx_physics_stage_times_last(&s->scratch);
+            vx_cli_stats_stage(&s->stats, VX_CLI_STAGE_BROAD_PHASE, t.broad);
+            vx_cli_stats_stage(&s->stats, VX_CLI_STAGE_NARROW_PHASE, t.narrow);
+            vx_cli_stats_stage(&s->stats, VX_CLI_STAGE_SOLVER, t.solver);
+            vx_cli_stats_stage(&s->stats, VX_CLI_STAGE_INTEGRATION, t.integrate);
+            vx_cli_stats_stage(&s->stats, VX_CLI_STAGE_OTHER, t.other);
+        }
         code = take_snapshot(s, k);
         if (code < 0 && (k % every == 0 || k == s->steps)) code = timed_emit_frame(s, k, &s->report);
         vx_cli_progress_update(&s->progress, k);
@@ -262,6 +270,7 @@ int vx_cli_run(const vx_cli_options *opt)
     s.opt = opt;
     vx_contact_list_init(&s.report);
     vx_physics_scratch_init(&s.scratch);
+    vx_physics_profile(&s.scratch, opt->stats); /* timing only: results are the same */
     vx_cli_progress_init(&s.progress, true, false, 0); /* silent until the run starts */
 
     int code = prepare(&s);

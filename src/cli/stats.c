@@ -15,8 +15,8 @@
 
 #define VX_CLI_STATS_FIRST_CAPACITY 1024u /* samples before the first growth */
 
-static const char *const stage_names[VX_CLI_STAGE_COUNT] = {"broad phase", "narrow phase", "solver", "integration",
-                                                            "trace"};
+static const char *const stage_names[VX_CLI_STAGE_COUNT] = {"broad phase", "narrow phase", "solver",
+                                                            "integration", "other",       "trace"};
 
 void vx_cli_stats_start(vx_cli_stats *s, const vx_scene *scene)
 {
@@ -92,11 +92,8 @@ void vx_cli_stats_step(vx_cli_stats *s, size_t contact_count, double step_second
     add_sample(s, (float)ms);
 }
 
-/* TODO(issue 4, section 1): the broad phase, narrow phase, solver and
- * integration stages need timings from inside vx_physics_step, which is
- * being rewritten. Once the step reports them (e.g. seconds per stage in its
- * step report, or a profile struct in the scratch), run.c passes them here
- * after each step and the stage line prints them with no other change. */
+/* run.c passes the step's own stage times (vx_physics_stage_times_last) after
+ * every step and the trace time around every frame. */
 void vx_cli_stats_stage(vx_cli_stats *s, vx_cli_stage stage, double seconds)
 {
     if ((unsigned)stage >= VX_CLI_STAGE_COUNT) return;

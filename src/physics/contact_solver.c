@@ -46,6 +46,9 @@ void vx_contact_solver_free(vx_contact_solver *s)
     free(s->constraints);
     free(s->rows);
     free(s->anchors);
+    free(s->hot);
+    free(s->hot_rows);
+    free(s->hot_velocity);
     vx_contact_solver_init(s);
 }
 
@@ -295,70 +298,5 @@ void vx_contact_solver_warm_start(const vx_contact_solver *s, vx_solver_bodies *
         /* A static or kinematic body is not written: its velocity is its own. */
         if (c->inv_mass_a > 0.0f) bodies->velocity[c->a] = va;
         if (c->inv_mass_b > 0.0f) bodies->velocity[c->b] = vb;
-    }
-}
-
-/* Coulomb friction on the two tangents together: both impulses solved, then
- * the pair scaled back into the disc of radius friction * normal impulse. */
-static inline void solve_friction(const vx_contact_constraint *c, vx_contact_row *r, vx_body_velocity *va,
-                           vx_body_velocity *vb)
-{
-    float vt1 = point_velocity_along(va, vb, c->t1, r->ra_t[0], r->rb_t[0]);
-    float vt2 = point_velocity_along(va, vb, c->t2, r->ra_t[1], r->rb_t[1]);
-    float old1 = r->tangent_impulse[0], old2 = r->tangent_impulse[1];
-    float new1 = old1 - vt1 * r->tangent_mass[0];
-    float new2 = old2 - vt2 * r->tangent_mass[1];
-    float max_impulse = c->friction * r->normal_impulse;
-    float len_sq = new1 * new1 + new2 * new2;
-    if (len_sq > max_impulse * max_impulse) {
-        float scale = max_impulse / sqrtf(len_sq);
-        new1 *= scale;
-        new2 *= scale;
-    }
-    r->tangent_impulse[0] = new1;
-    r->tangent_impulse[1] = new2;
-    apply(va, vb, c, c->t1, r->ia_t[0], r->ib_t[0], new1 - old1);
-    apply(va, vb, c, c->t2, r->ia_t[1], r->ib_t[1], new2 - old2);
-}
-
-static inline void solve_normal(const vx_contact_constraint *c, vx_contact_row *r, vx_body_velocity *va,
-                         vx_body_velocity *vb)
-{
-    float vn = point_velocity_along(va, vb, c->n, r->ra_n, r->rb_n);
-    float lambda = (r->bias - vn) * r->normal_mass;
-    /* Clamp the accumulated impulse, not the increment: a later pass may
-     * take back part of an earlier push, but a contact never pulls. */
-    float total = r->normal_impulse + lambda;
-    total = total > 0.0f ? total : 0.0f; /* not fmaxf: a library call here */
-    lambda = total - r->normal_impulse;
-    r->normal_impulse = total;
-    apply(va, vb, c, c->n, r->ia_n, r->ib_n, lambda);
-}
-
-void vx_contact_solver_solve_velocities(vx_contact_solver *s, vx_solver_bodies *bodies, int iterations)
-{
-    for (int it = 0; it < iterations; it++) {
-        /* The points of a manifold are solved forwards in even passes and
-         * backwards in odd ones. Always the same point first gives it the
-         * lion's share of the load in every pass, a torque the unconverged
-         * solve leaves behind each step: a tall stack starts to rock from it
-         * (a 10-box stack swayed 13 cm; alternating, 2 mm). */
-        bool backwards = (it & 1) != 0;
-        for (size_t i = 0; i < s->count; i++) {
-            const vx_contact_constraint *c = &s->constraints[i];
-            if (!c->solve) continue;
-            vx_body_velocity va = bodies->velocity[c->a];
-            vx_body_velocity vb = bodies->velocity[c->b];
-            vx_contact_row *rows = &s->rows[c->first];
-            /* Friction first: non-penetration, solved last, matters more. */
-            if (c->friction > 0.0f)
-                for (int k = 0; k < c->count; k++) solve_friction(c, &rows[k], &va, &vb);
-            if (backwards)
-                for (int k = c->count - 1; k >= 0; k--) solve_normal(c, &rows[k], &va, &vb);
-            else
-                for (int k = 0; k < c->count; k++) solve_normal(c, &rows[k], &va, &vb);
-            if (c->inv_mass_a > 0.0f) bodies->velocity[c->a] = va;
-            if (c->inv_mass_b > 0.0f) bodies->velocity[c->b] = vb;
-        }
     }
 }

@@ -62,6 +62,34 @@ typedef struct {
     float friction;
 } vx_contact_constraint;
 
+/* The velocity iterations' packed copy of a solved constraint and of its
+ * rows (contact_velocity.c): 16-byte aligned 4-float vectors, pad lanes 0,
+ * everything an iteration reads and nothing else. */
+typedef struct {
+    _Alignas(16) float n[4];
+    float t1[4];
+    float t2[4];
+    float inv_mass_a, inv_mass_b, friction;
+    uint32_t a, b;  /* body slots */
+    uint32_t first; /* rows[first .. first + count) */
+    uint32_t count;
+    uint32_t pad;
+} vx_contact_hot_constraint;
+
+typedef struct {
+    _Alignas(16) float ra_n[4];
+    float rb_n[4], ia_n[4], ib_n[4];
+    float ra_t[2][4], rb_t[2][4], ia_t[2][4], ib_t[2][4];
+    float normal_mass, bias, normal_impulse;
+    float tangent_mass[2], tangent_impulse[2];
+    float pad;
+} vx_contact_hot_row;
+
+typedef struct {
+    _Alignas(16) float v[4];
+    float w[4];
+} vx_contact_hot_velocity;
+
 typedef struct {
     vx_contact_constraint *constraints;
     size_t count;
@@ -70,6 +98,13 @@ typedef struct {
     vx_contact_anchor *anchors;
     size_t point_count;
     size_t point_capacity;
+    /* the velocity iterations' packed arrays (aligned, reused) */
+    vx_contact_hot_constraint *hot;
+    size_t hot_capacity;
+    vx_contact_hot_row *hot_rows;
+    size_t hot_row_capacity;
+    vx_contact_hot_velocity *hot_velocity;
+    size_t hot_velocity_capacity;
 } vx_contact_solver;
 
 void vx_contact_solver_init(vx_contact_solver *s);
@@ -83,8 +118,10 @@ vx_status vx_contact_solver_prepare(vx_contact_solver *s, const vx_manifold_dete
                                     const vx_physics_config *config, float h);
 /* Applies the warm-start impulses to the bodies' velocities. */
 void vx_contact_solver_warm_start(const vx_contact_solver *s, vx_solver_bodies *bodies);
-/* iterations passes of friction then normal rows over every constraint. */
-void vx_contact_solver_solve_velocities(vx_contact_solver *s, vx_solver_bodies *bodies, int iterations);
+/* iterations passes of friction then normal rows over every constraint, on
+ * packed copies of the rows and velocities (contact_velocity.c). VX_ERR_NOMEM
+ * if the packed arrays cannot grow (nothing is changed then). */
+vx_status vx_contact_solver_solve_velocities(vx_contact_solver *s, vx_solver_bodies *bodies, int iterations);
 /* config->position_iterations non-linear Gauss-Seidel passes on the poses
  * (after integration): separations from the body-frame anchors, correction
  * clamp(percent (sep + slop), -max_correction, 0). Velocities unchanged. */

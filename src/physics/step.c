@@ -23,6 +23,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "physics/body_broadphase.h"
 #include "physics/ccd.h"
@@ -43,12 +44,55 @@ struct vx_step_state {
     vx_contact_cache cache;
     vx_step_counts counts;
     vx_ccd_scratch ccd;
+    /* profiling (vx_physics_profile): stage seconds of the current step, and
+     * the clock reading the next lap is measured from */
+    bool profile;
+    double lap_start;
+    vx_physics_stage_times times;
 };
+
+typedef enum { STAGE_BROAD, STAGE_NARROW, STAGE_SOLVER, STAGE_INTEGRATE, STAGE_OTHER } step_stage;
+
+static double monotonic_seconds(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) return 0.0;
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The time since the last lap goes to stage (profiling only: reads the
+ * clock, never touches the simulation). */
+static void lap(struct vx_step_state *st, step_stage stage)
+{
+    if (!st->profile) return;
+    double now = monotonic_seconds();
+    double dt = now - st->lap_start;
+    st->lap_start = now;
+    switch (stage) {
+    case STAGE_BROAD: st->times.broad += dt; break;
+    case STAGE_NARROW: st->times.narrow += dt; break;
+    case STAGE_SOLVER: st->times.solver += dt; break;
+    case STAGE_INTEGRATE: st->times.integrate += dt; break;
+    case STAGE_OTHER:
+    default: st->times.other += dt; break;
+    }
+}
 
 void vx_physics_scratch_init(vx_physics_scratch *s)
 {
     vx_contact_list_init(&s->substep_contacts);
     s->state = NULL;
+    s->profile = false;
+}
+
+void vx_physics_profile(vx_physics_scratch *scratch, bool on) { scratch->profile = on; }
+
+vx_physics_stage_times vx_physics_stage_times_last(const vx_physics_scratch *scratch)
+{
+    vx_physics_stage_times t;
+    memset(&t, 0, sizeof t);
+    if (scratch->state && scratch->state->profile) t = scratch->state->times;
+    return t;
 }
 
 void vx_physics_scratch_free(vx_physics_scratch *s)
@@ -141,8 +185,10 @@ static vx_status substep(struct vx_step_state *st, const vx_physics_config *conf
                          vx_contact_list *points)
 {
     vx_solver_bodies *bodies = &st->bodies;
+    lap(st, STAGE_OTHER);
     vx_solver_bodies_update_mass(bodies);
     vx_solver_bodies_integrate_velocities(bodies, h);
+    lap(st, STAGE_INTEGRATE);
 
     vx_status s = vx_body_broadphase_find_pairs(&st->broadphase, bodies, config->speculative_distance, h);
     if (s != VX_OK) return s;
@@ -150,17 +196,23 @@ static vx_status substep(struct vx_step_state *st, const vx_physics_config *conf
     st->counts.broadphase_pairs += pairs->count;
     vx_sleep_wake_touched(&st->sleep, bodies, pairs, config->speculative_distance, h);
     st->counts.narrow_pairs += pairs->count;
+    lap(st, STAGE_BROAD);
     s = vx_manifold_detect(&st->detector, bodies, pairs, config->speculative_distance, h);
+    lap(st, STAGE_NARROW);
     if (s == VX_OK) s = vx_contact_solver_prepare(&st->solver, &st->detector, bodies, &st->cache, config, h);
     if (s != VX_OK) return s;
     st->counts.manifolds += st->detector.count;
     if (config->warm_starting) vx_contact_solver_warm_start(&st->solver, bodies);
-    vx_contact_solver_solve_velocities(&st->solver, bodies, config->iterations);
+    s = vx_contact_solver_solve_velocities(&st->solver, bodies, config->iterations);
+    if (s != VX_OK) return s;
+    lap(st, STAGE_SOLVER);
 
     vx_solver_bodies_integrate_positions(bodies, h);
+    lap(st, STAGE_INTEGRATE);
     /* fast bodies that the solve set turning stop where they first touch (ccd.h) */
     s = vx_ccd_limit_motion(&st->ccd, bodies, pairs, config->speculative_distance, h);
     if (s != VX_OK) return s;
+    lap(st, STAGE_OTHER);
     vx_contact_solver_solve_positions(&st->solver, bodies, config);
 
     /* The cache is rewritten from this substep's constraints: sleeping
@@ -169,6 +221,7 @@ static vx_status substep(struct vx_step_state *st, const vx_physics_config *conf
     if (s == VX_OK) s = vx_contact_solver_store(&st->solver, bodies, &st->cache);
     if (s == VX_OK) s = vx_sleep_unstash_cache(&st->sleep, &st->cache);
     if (s == VX_OK) s = vx_contact_solver_report(&st->solver, bodies, points);
+    lap(st, STAGE_SOLVER);
     return s;
 }
 
@@ -180,6 +233,9 @@ vx_status vx_physics_step(vx_world *world, const vx_physics_config *config, vx_p
     vx_status st = ensure_state(scratch);
     if (st != VX_OK) return st;
     struct vx_step_state *state = scratch->state;
+    state->profile = scratch->profile;
+    memset(&state->times, 0, sizeof state->times);
+    if (state->profile) state->lap_start = monotonic_seconds();
     st = vx_solver_bodies_gather(&state->bodies, world, config->gravity);
     if (st != VX_OK) return st;
     memset(&state->counts, 0, sizeof state->counts);
@@ -211,6 +267,7 @@ vx_status vx_physics_step(vx_world *world, const vx_physics_config *config, vx_p
         return st;
     }
     vx_solver_bodies_scatter(&state->bodies);
+    lap(state, STAGE_OTHER);
     state->counts.bodies = state->bodies.count;
     state->counts.awake = state->sleep.awake_count;
     state->counts.asleep = state->sleep.asleep_count;

@@ -1,0 +1,231 @@
+/* The velocity iterations of the contact solver (see contact_solver.h and
+ * the conventions at the top of contact_solver.c).
+ *
+ * The iterations run on packed copies: the solved constraints' directions,
+ * masses and body slots, their rows with every Jacobian as an aligned
+ * 4-float vector, and the bodies' (v, w) as aligned vectors by slot. They
+ * are filled before the first pass and the impulses and velocities copied
+ * back after the last, so the passes touch nothing else and go through no
+ * branch on the kind of body: a static or kinematic body has zero inverse
+ * mass and inverse inertia, its velocity does not change and is not copied
+ * back. Every operation is the one the row-by-row formulas do, in the same
+ * order, so results are bit for bit those of the plain vx_vec3 code. */
+#include "physics/contact_solver.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "physics/simd4.h"
+
+/* An aligned array of at least n items of size bytes, reused when big enough;
+ * its contents are not kept when it grows. */
+static vx_status reserve_aligned(void **items, size_t *capacity, size_t n, size_t size)
+{
+    if (n <= *capacity && *items) return VX_OK;
+    size_t cap = *capacity ? *capacity : 64u;
+    while (cap < n) {
+        if (cap > SIZE_MAX / 2u / size) return VX_ERR_NOMEM;
+        cap *= 2u;
+    }
+    void *p = aligned_alloc(16u, cap * size); /* size is a multiple of 16 */
+    if (!p) return VX_ERR_NOMEM;
+    free(*items);
+    *items = p;
+    *capacity = cap;
+    return VX_OK;
+}
+
+static void put3(float out[4], vx_vec3 v)
+{
+    out[0] = v.x;
+    out[1] = v.y;
+    out[2] = v.z;
+    out[3] = 0.0f;
+}
+
+static vx_vec3 get3(const float in[4]) { return vx_vec3_make(in[0], in[1], in[2]); }
+
+static void pack_row(vx_contact_hot_row *h, const vx_contact_row *r)
+{
+    put3(h->ra_n, r->ra_n);
+    put3(h->rb_n, r->rb_n);
+    put3(h->ia_n, r->ia_n);
+    put3(h->ib_n, r->ib_n);
+    for (int k = 0; k < 2; k++) {
+        put3(h->ra_t[k], r->ra_t[k]);
+        put3(h->rb_t[k], r->rb_t[k]);
+        put3(h->ia_t[k], r->ia_t[k]);
+        put3(h->ib_t[k], r->ib_t[k]);
+        h->tangent_mass[k] = r->tangent_mass[k];
+        h->tangent_impulse[k] = r->tangent_impulse[k];
+    }
+    h->normal_mass = r->normal_mass;
+    h->bias = r->bias;
+    h->normal_impulse = r->normal_impulse;
+    h->pad = 0.0f;
+}
+
+/* Fills the packed arrays; returns the number of solved constraints. */
+static vx_status pack(vx_contact_solver *s, const vx_solver_bodies *bodies, size_t *solved)
+{
+    vx_status st = reserve_aligned((void **)&s->hot, &s->hot_capacity, s->count, sizeof *s->hot);
+    if (st == VX_OK)
+        st = reserve_aligned((void **)&s->hot_rows, &s->hot_row_capacity, s->point_count, sizeof *s->hot_rows);
+    if (st == VX_OK)
+        st = reserve_aligned((void **)&s->hot_velocity, &s->hot_velocity_capacity, bodies->count,
+                             sizeof *s->hot_velocity);
+    if (st != VX_OK) return st;
+    size_t n = 0;
+    for (size_t i = 0; i < s->count; i++) {
+        const vx_contact_constraint *c = &s->constraints[i];
+        if (!c->solve) continue;
+        vx_contact_hot_constraint *h = &s->hot[n++];
+        memset(h, 0, sizeof *h);
+        put3(h->n, c->n);
+        put3(h->t1, c->t1);
+        put3(h->t2, c->t2);
+        h->inv_mass_a = c->inv_mass_a;
+        h->inv_mass_b = c->inv_mass_b;
+        h->friction = c->friction;
+        h->a = c->a;
+        h->b = c->b;
+        h->first = c->first;
+        h->count = (uint32_t)c->count;
+        for (uint32_t k = 0; k < h->count; k++) pack_row(&s->hot_rows[c->first + k], &s->rows[c->first + k]);
+    }
+    for (size_t i = 0; i < bodies->count; i++) {
+        put3(s->hot_velocity[i].v, bodies->velocity[i].v);
+        put3(s->hot_velocity[i].w, bodies->velocity[i].w);
+    }
+    *solved = n;
+    return VX_OK;
+}
+
+static void unpack(const vx_contact_solver *s, size_t solved, vx_solver_bodies *bodies)
+{
+    for (size_t i = 0; i < solved; i++) {
+        const vx_contact_hot_constraint *h = &s->hot[i];
+        for (uint32_t k = 0; k < h->count; k++) {
+            const vx_contact_hot_row *hr = &s->hot_rows[h->first + k];
+            vx_contact_row *r = &s->rows[h->first + k];
+            r->normal_impulse = hr->normal_impulse;
+            r->tangent_impulse[0] = hr->tangent_impulse[0];
+            r->tangent_impulse[1] = hr->tangent_impulse[1];
+        }
+    }
+    /* Only dynamic bodies are pushed (the others have zero inverse mass). */
+    for (size_t i = 0; i < bodies->count; i++) {
+        if (!(bodies->mass[i].inv_mass > 0.0f)) continue;
+        bodies->velocity[i].v = get3(s->hot_velocity[i].v);
+        bodies->velocity[i].w = get3(s->hot_velocity[i].w);
+    }
+}
+
+/* The two bodies' velocities of one constraint, held in registers. */
+typedef struct {
+    vx_v4 va, wa, vb, wb;
+} pair_velocity;
+
+/* n . (vB - vA) + wB . (rB x n) - wA . (rA x n), as point_velocity_along. */
+static inline float along(const pair_velocity *p, vx_v4 d, const float ra_d[4], const float rb_d[4])
+{
+    return vx_v4_dot3(vx_v4_sub(p->vb, p->va), d) + vx_v4_dot3(p->wb, vx_v4_load(rb_d)) -
+           vx_v4_dot3(p->wa, vx_v4_load(ra_d));
+}
+
+/* Impulse lambda along d: B gets +, A gets -, as apply in contact_solver.c. */
+static inline void push(pair_velocity *p, vx_v4 d, vx_v4 ima, vx_v4 imb, const float ia_d[4], const float ib_d[4],
+                        float lambda)
+{
+    vx_v4 l = vx_v4_splat(lambda);
+    vx_v4 impulse = vx_v4_mul(d, l);
+    p->va = vx_v4_sub(p->va, vx_v4_mul(impulse, ima));
+    p->wa = vx_v4_sub(p->wa, vx_v4_mul(vx_v4_load(ia_d), l));
+    p->vb = vx_v4_add(p->vb, vx_v4_mul(impulse, imb));
+    p->wb = vx_v4_add(p->wb, vx_v4_mul(vx_v4_load(ib_d), l));
+}
+
+/* Coulomb friction on both tangents, then the pair scaled back into the disc
+ * of radius friction * normal impulse (one sqrt, only when outside). */
+static inline void solve_friction(pair_velocity *p, vx_v4 t1, vx_v4 t2, vx_v4 ima, vx_v4 imb, float friction,
+                                  vx_contact_hot_row *r)
+{
+    float vt1 = along(p, t1, r->ra_t[0], r->rb_t[0]);
+    float vt2 = along(p, t2, r->ra_t[1], r->rb_t[1]);
+    float old1 = r->tangent_impulse[0], old2 = r->tangent_impulse[1];
+    float new1 = old1 - vt1 * r->tangent_mass[0];
+    float new2 = old2 - vt2 * r->tangent_mass[1];
+    float max_impulse = friction * r->normal_impulse;
+    float len_sq = new1 * new1 + new2 * new2;
+    if (len_sq > max_impulse * max_impulse) {
+        float scale = max_impulse / sqrtf(len_sq);
+        new1 *= scale;
+        new2 *= scale;
+    }
+    r->tangent_impulse[0] = new1;
+    r->tangent_impulse[1] = new2;
+    push(p, t1, ima, imb, r->ia_t[0], r->ib_t[0], new1 - old1);
+    push(p, t2, ima, imb, r->ia_t[1], r->ib_t[1], new2 - old2);
+}
+
+static inline void solve_normal(pair_velocity *p, vx_v4 n, vx_v4 ima, vx_v4 imb, vx_contact_hot_row *r)
+{
+    float vn = along(p, n, r->ra_n, r->rb_n);
+    float lambda = (r->bias - vn) * r->normal_mass;
+    /* Clamp the accumulated impulse, not the increment: a later pass may
+     * take back part of an earlier push, but a contact never pulls. */
+    float total = r->normal_impulse + lambda;
+    total = total > 0.0f ? total : 0.0f; /* not fmaxf: a library call here */
+    lambda = total - r->normal_impulse;
+    r->normal_impulse = total;
+    push(p, n, ima, imb, r->ia_n, r->ib_n, lambda);
+}
+
+static void solve_constraint(const vx_contact_hot_constraint *c, vx_contact_hot_row *rows,
+                             vx_contact_hot_velocity *vel, bool backwards)
+{
+    vx_contact_hot_velocity *a = &vel[c->a], *b = &vel[c->b];
+    pair_velocity p = {vx_v4_load(a->v), vx_v4_load(a->w), vx_v4_load(b->v), vx_v4_load(b->w)};
+    vx_v4 ima = vx_v4_splat(c->inv_mass_a), imb = vx_v4_splat(c->inv_mass_b);
+    int count = (int)c->count;
+    /* Friction first: non-penetration, solved last, matters more. */
+    if (c->friction > 0.0f) {
+        vx_v4 t1 = vx_v4_load(c->t1), t2 = vx_v4_load(c->t2);
+        for (int k = 0; k < count; k++) solve_friction(&p, t1, t2, ima, imb, c->friction, &rows[k]);
+    }
+    vx_v4 n = vx_v4_load(c->n);
+    if (backwards)
+        for (int k = count - 1; k >= 0; k--) solve_normal(&p, n, ima, imb, &rows[k]);
+    else
+        for (int k = 0; k < count; k++) solve_normal(&p, n, ima, imb, &rows[k]);
+    /* A static or kinematic body keeps its own velocity (zero inverse mass
+     * changes nothing but the sign of a zero). */
+    if (c->inv_mass_a > 0.0f) {
+        vx_v4_store(a->v, p.va);
+        vx_v4_store(a->w, p.wa);
+    }
+    if (c->inv_mass_b > 0.0f) {
+        vx_v4_store(b->v, p.vb);
+        vx_v4_store(b->w, p.wb);
+    }
+}
+
+vx_status vx_contact_solver_solve_velocities(vx_contact_solver *s, vx_solver_bodies *bodies, int iterations)
+{
+    size_t solved = 0;
+    vx_status st = pack(s, bodies, &solved);
+    if (st != VX_OK) return st;
+    for (int it = 0; it < iterations; it++) {
+        /* The points of a manifold are solved forwards in even passes and
+         * backwards in odd ones. Always the same point first gives it the
+         * lion's share of the load in every pass, a torque the unconverged
+         * solve leaves behind each step: a tall stack starts to rock from it
+         * (a 10-box stack swayed 13 cm; alternating, 2 mm). */
+        bool backwards = (it & 1) != 0;
+        for (size_t i = 0; i < solved; i++)
+            solve_constraint(&s->hot[i], &s->hot_rows[s->hot[i].first], s->hot_velocity, backwards);
+    }
+    unpack(s, solved, bodies);
+    return VX_OK;
+}
