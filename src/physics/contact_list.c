@@ -1,5 +1,6 @@
 /* Growable lists of contacts and of broad-phase pairs, and the deterministic
  * order of a step's contacts. */
+#include "physics/contact_key.h"
 #include "voltex/physics.h"
 
 #include <stdlib.h>
@@ -57,17 +58,23 @@ static int compare_vec3(vx_vec3 a, vx_vec3 b)
     return c;
 }
 
+int vx_contact_compare_key(const vx_contact *a, const vx_contact *b)
+{
+    int c = compare_u32(a->entity_a.index, b->entity_a.index);
+    if (c == 0) c = compare_u32(a->entity_b.index, b->entity_b.index);
+    if (c == 0) c = compare_u32(a->feature, b->feature);
+    if (c == 0) c = compare_u32(a->entity_a.generation, b->entity_a.generation);
+    if (c == 0) c = compare_u32(a->entity_b.generation, b->entity_b.generation);
+    return c;
+}
+
 /* entity_a.index, entity_b.index, feature, then every remaining field, so no
  * two distinct contacts compare equal and qsort's instability cannot show. */
 static int compare_contacts(const void *pa, const void *pb)
 {
     const vx_contact *a = pa;
     const vx_contact *b = pb;
-    int c = compare_u32(a->entity_a.index, b->entity_a.index);
-    if (c == 0) c = compare_u32(a->entity_b.index, b->entity_b.index);
-    if (c == 0) c = compare_u32(a->feature, b->feature);
-    if (c == 0) c = compare_u32(a->entity_a.generation, b->entity_a.generation);
-    if (c == 0) c = compare_u32(a->entity_b.generation, b->entity_b.generation);
+    int c = vx_contact_compare_key(a, b);
     if (c == 0) c = compare_float(a->depth, b->depth);
     if (c == 0) c = compare_vec3(a->normal, b->normal);
     if (c == 0) c = compare_vec3(a->point_on_a, b->point_on_a);

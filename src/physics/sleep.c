@@ -1,5 +1,6 @@
 /* Islands and sleeping. See sleep.h. */
 #include "physics/sleep.h"
+#include "physics/contact_key.h"
 
 #include <float.h>
 #include <stdlib.h>
@@ -275,18 +276,6 @@ vx_status vx_sleep_unstash_cache(vx_sleep_state *s, vx_contact_cache *cache)
 
 /* ---- the report ---- */
 
-static int compare_u32(uint32_t a, uint32_t b) { return (a > b) - (a < b); }
-
-/* The leading keys of vx_contact_list_sort. */
-static int compare_key(const vx_contact *a, const vx_contact *b)
-{
-    int c = compare_u32(a->entity_a.index, b->entity_a.index);
-    if (c == 0) c = compare_u32(a->entity_b.index, b->entity_b.index);
-    if (c == 0) c = compare_u32(a->feature, b->feature);
-    if (c == 0) c = compare_u32(a->entity_a.generation, b->entity_a.generation);
-    if (c == 0) c = compare_u32(a->entity_b.generation, b->entity_b.generation);
-    return c;
-}
 
 static vx_status reserve_contacts(vx_contact_list *list, size_t n)
 {
@@ -326,7 +315,7 @@ static vx_status carry_frozen_points(vx_sleep_state *s, const vx_solver_bodies *
     for (size_t j = 0; j < kept->count; j++) {
         const vx_contact *c = &kept->items[j];
         if (!row_is_frozen(&m, c)) continue;
-        while (i < report->count && compare_key(&report->items[i], c) < 0) out->items[k++] = report->items[i++];
+        while (i < report->count && vx_contact_compare_key(&report->items[i], c) < 0) out->items[k++] = report->items[i++];
         out->items[k++] = *c;
     }
     while (i < report->count) out->items[k++] = report->items[i++];

@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "physics/body_broadphase.h"
+#include "physics/contact_key.h"
 #include "physics/ccd.h"
 #include "physics/contact_cache.h"
 #include "physics/contact_solver.h"
@@ -127,19 +128,6 @@ static vx_status ensure_state(vx_physics_scratch *scratch)
     return VX_OK;
 }
 
-static int compare_u32(uint32_t a, uint32_t b) { return (a > b) - (a < b); }
-
-/* The identity of a contact point within a step, ordered as
- * vx_contact_list_sort orders its leading keys. */
-static int compare_key(const vx_contact *a, const vx_contact *b)
-{
-    int c = compare_u32(a->entity_a.index, b->entity_a.index);
-    if (c == 0) c = compare_u32(a->entity_b.index, b->entity_b.index);
-    if (c == 0) c = compare_u32(a->feature, b->feature);
-    if (c == 0) c = compare_u32(a->entity_a.generation, b->entity_a.generation);
-    if (c == 0) c = compare_u32(a->entity_b.generation, b->entity_b.generation);
-    return c;
-}
 
 /* Index of the first of report->items[0..sorted) with c's key, or `sorted`. */
 static size_t find_key(const vx_contact_list *report, size_t sorted, const vx_contact *c)
@@ -147,12 +135,12 @@ static size_t find_key(const vx_contact_list *report, size_t sorted, const vx_co
     size_t lo = 0, hi = sorted;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2u;
-        if (compare_key(&report->items[mid], c) < 0)
+        if (vx_contact_compare_key(&report->items[mid], c) < 0)
             lo = mid + 1u;
         else
             hi = mid;
     }
-    return (lo < sorted && compare_key(&report->items[lo], c) == 0) ? lo : sorted;
+    return (lo < sorted && vx_contact_compare_key(&report->items[lo], c) == 0) ? lo : sorted;
 }
 
 /* A point already reported by an earlier substep takes the newer geometry and

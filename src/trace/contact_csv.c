@@ -1,5 +1,6 @@
 /* Contact trace as CSV: VX_CONTACT_CSV_HEADER, then one row per contact of
  * each written frame, in the list's order (sorted by the step). */
+#include "trace/csv_row.h"
 #include "trace/trace_out.h"
 
 #include <inttypes.h>
@@ -23,37 +24,6 @@ static const char *entity_name(const vx_trace_info *info, vx_entity e)
     return e.index < info->entity_count ? info->names[e.index] : "";
 }
 
-/* A row is built in local pieces and handed over in a few appends (head,
- * names, numbers): far fewer calls than one per field. */
-#define VX_CSV_NUMBER_ROOM 32 /* vx_format_float writes straight in with 32 bytes */
-
-/* ",f" at row + at; returns the new length. */
-static size_t put_float(char *row, size_t at, float f)
-{
-    row[at] = ',';
-    return at + 1u + (size_t)vx_format_float(row + at + 1u, VX_CSV_NUMBER_ROOM, f);
-}
-
-static size_t put_vec3(char *row, size_t at, vx_vec3 v)
-{
-    at = put_float(row, at, v.x);
-    at = put_float(row, at, v.y);
-    return put_float(row, at, v.z);
-}
-
-/* The decimal digits of v at row + at; returns the new length. */
-static size_t put_index(char *row, size_t at, uint32_t v)
-{
-    char digits[16];
-    size_t n = 0;
-    do {
-        digits[n++] = (char)('0' + (int)(v % 10u));
-        v /= 10u;
-    } while (v != 0);
-    while (n > 0) row[at++] = digits[--n];
-    return at;
-}
-
 vx_status vx_contact_writer_frame(vx_contact_writer *w, int64_t frame, const vx_contact_list *contacts,
                                   vx_error *err)
 {
@@ -61,10 +31,7 @@ vx_status vx_contact_writer_frame(vx_contact_writer *w, int64_t frame, const vx_
     const vx_trace_info *info = w->info;
     /* "frame,time," is the same on every row of the frame: format it once. */
     char head[96];
-    int n = snprintf(head, sizeof head, "%" PRId64 ",", frame);
-    n += vx_format_float(head + n, sizeof head - (size_t)n, vx_trace_frame_time(frame, info->dt));
-    head[n++] = ',';
-    size_t prefix_length = (size_t)n;
+    size_t prefix_length = vx_csv_frame_head(head, sizeof head, frame, info->dt);
 
     /* 11 numbers of at most 15 characters, their commas, the newline, and
      * the formatter's room after the last one. */
@@ -73,19 +40,19 @@ vx_status vx_contact_writer_frame(vx_contact_writer *w, int64_t frame, const vx_
     vx_trace_out_init(&o, w->out);
     for (size_t i = 0; i < contacts->count; i++) {
         const vx_contact *c = &contacts->items[i];
-        size_t head_length = put_index(head, prefix_length, c->entity_a.index);
+        size_t head_length = vx_csv_put_index(head, prefix_length, c->entity_a.index);
         head[head_length++] = ',';
-        head_length = put_index(head, head_length, c->entity_b.index);
+        head_length = vx_csv_put_index(head, head_length, c->entity_b.index);
         head[head_length++] = ',';
         vx_trace_out_bytes(&o, head, head_length);
         vx_trace_out_str(&o, entity_name(info, c->entity_a));
         vx_trace_out_char(&o, ',');
         vx_trace_out_str(&o, entity_name(info, c->entity_b));
-        size_t len = put_vec3(numbers, 0, c->normal);
-        len = put_float(numbers, len, c->depth);
-        len = put_vec3(numbers, len, c->point_on_a);
-        len = put_vec3(numbers, len, c->point_on_b);
-        len = put_float(numbers, len, c->impulse);
+        size_t len = vx_csv_put_vec3(numbers, 0, c->normal);
+        len = vx_csv_put_float(numbers, len, c->depth);
+        len = vx_csv_put_vec3(numbers, len, c->point_on_a);
+        len = vx_csv_put_vec3(numbers, len, c->point_on_b);
+        len = vx_csv_put_float(numbers, len, c->impulse);
         numbers[len++] = '\n';
         vx_trace_out_bytes(&o, numbers, len);
     }
