@@ -49,6 +49,8 @@ void vx_contact_solver_free(vx_contact_solver *s)
     free(s->hot);
     free(s->hot_rows);
     free(s->hot_velocity);
+    free(s->substep_points);
+    free(s->start_x);
     vx_contact_solver_init(s);
 }
 

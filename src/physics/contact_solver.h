@@ -90,6 +90,16 @@ typedef struct {
     float w[4];
 } vx_contact_hot_velocity;
 
+/* A point of the substepped solve (contact_substep.c). */
+typedef struct {
+    vx_vec3 local_a, local_b; /* the anchors in the body frames */
+    /* m: the start separation less n . (arm_b - arm_a), the anchors' world
+     * offsets from the centres at the start: the separation now is this plus
+     * n . (dxB - dxA) + (qB^-1 n) . local_b - (qA^-1 n) . local_a */
+    float base;
+    float total; /* N*s: normal impulse summed over the substeps (and restitution) */
+} vx_contact_substep_point;
+
 typedef struct {
     vx_contact_constraint *constraints;
     size_t count;
@@ -105,6 +115,14 @@ typedef struct {
     size_t hot_row_capacity;
     vx_contact_hot_velocity *hot_velocity;
     size_t hot_velocity_capacity;
+    /* substeps > 1 (contact_substep.c): the packed constraints solved, each
+     * point's start separation, world arms and impulse summed over the
+     * substeps, and the bodies' positions at the start of the step */
+    size_t hot_solved;
+    vx_contact_substep_point *substep_points;
+    size_t substep_point_capacity;
+    vx_vec3 *start_x;
+    size_t start_x_capacity;
 } vx_contact_solver;
 
 void vx_contact_solver_init(vx_contact_solver *s);
@@ -135,5 +153,39 @@ vx_status vx_contact_solver_store(const vx_contact_solver *s, const vx_solver_bo
  * feature order. */
 vx_status vx_contact_solver_report(const vx_contact_solver *s, const vx_solver_bodies *bodies,
                                    vx_contact_list *report);
+
+/* The substepped solve (substeps > 1, contact_substep.c): detection and
+ * prepare once per step, then per substep only the solver. begin packs the
+ * constraints (the warm-start impulses of prepare included) and records the
+ * start poses; solve runs one substep of h after its velocity integration:
+ * warm start with the accumulated impulses (the cache's in the first
+ * substep, the previous substep's after), the speculative targets from the
+ * separations re-estimated from the current poses, iterations, and the sum
+ * of the impulses; end copies the impulses of the last substep back to the
+ * rows (for the cache). VX_ERR_NOMEM from begin if the arrays cannot grow. */
+vx_status vx_contact_substep_begin(vx_contact_solver *s, const vx_solver_bodies *bodies);
+void vx_contact_substep_solve(vx_contact_solver *s, vx_solver_bodies *bodies, float h, int iterations,
+                              const vx_physics_config *config);
+/* After the substep's positions: iterations passes without the push-out
+ * (only the speculative targets, from the new poses), which take back the
+ * velocity the push-out gave; the impulses are summed for the report. */
+void vx_contact_substep_relax(vx_contact_solver *s, vx_solver_bodies *bodies, float h, int iterations);
+void vx_contact_substep_end(vx_contact_solver *s, const vx_solver_bodies *bodies);
+/* After the cache is stored: restitution once per step (Box2D v3's scheme):
+ * a point that approached faster than config->restitution_threshold at the
+ * step's start and was pushed leaves at e times that speed; then the rows
+ * carry the summed impulses, for vx_contact_solver_report. */
+void vx_contact_substep_finish(vx_contact_solver *s, vx_solver_bodies *bodies, const vx_physics_config *config);
+
+/* Shared with contact_substep.c (contact_velocity.c): the packed arrays
+ * filled from the rows and velocities, and the packed impulses copied back. */
+vx_status vx_contact_solver_pack(vx_contact_solver *s, const vx_solver_bodies *bodies, size_t *solved);
+void vx_contact_solver_unpack_impulses(const vx_contact_solver *s, size_t solved);
+/* One constraint's friction and normal rows, once (backwards: the points in
+ * reverse order); a normal row with pad != 0 is soft (mass_scale,
+ * impulse_scale: Box2D v3's soft contact). */
+void vx_contact_solver_solve_packed(const vx_contact_hot_constraint *c, vx_contact_hot_row *rows,
+                                    vx_contact_hot_velocity *vel, bool backwards, float mass_scale,
+                                    float impulse_scale);
 
 #endif

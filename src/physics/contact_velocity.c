@@ -67,7 +67,7 @@ static void pack_row(vx_contact_hot_row *h, const vx_contact_row *r)
 }
 
 /* Fills the packed arrays; returns the number of solved constraints. */
-static vx_status pack(vx_contact_solver *s, const vx_solver_bodies *bodies, size_t *solved)
+vx_status vx_contact_solver_pack(vx_contact_solver *s, const vx_solver_bodies *bodies, size_t *solved)
 {
     vx_status st = reserve_aligned((void **)&s->hot, &s->hot_capacity, s->count, sizeof *s->hot);
     if (st == VX_OK)
@@ -102,7 +102,7 @@ static vx_status pack(vx_contact_solver *s, const vx_solver_bodies *bodies, size
     return VX_OK;
 }
 
-static void unpack(const vx_contact_solver *s, size_t solved, vx_solver_bodies *bodies)
+void vx_contact_solver_unpack_impulses(const vx_contact_solver *s, size_t solved)
 {
     for (size_t i = 0; i < solved; i++) {
         const vx_contact_hot_constraint *h = &s->hot[i];
@@ -114,6 +114,11 @@ static void unpack(const vx_contact_solver *s, size_t solved, vx_solver_bodies *
             r->tangent_impulse[1] = hr->tangent_impulse[1];
         }
     }
+}
+
+static void unpack(const vx_contact_solver *s, size_t solved, vx_solver_bodies *bodies)
+{
+    vx_contact_solver_unpack_impulses(s, solved);
     /* Only dynamic bodies are pushed (the others have zero inverse mass). */
     for (size_t i = 0; i < bodies->count; i++) {
         if (!(bodies->mass[i].inv_mass > 0.0f)) continue;
@@ -211,10 +216,54 @@ static void solve_constraint(const vx_contact_hot_constraint *c, vx_contact_hot_
     }
 }
 
+/* A soft normal row (row->pad != 0: a penetrating point pushed out by its
+ * bias, Box2D v3's soft contact): the impulse is scaled by mass_scale and
+ * relaxes by impulse_scale of the accumulated one. Rigid rows as
+ * solve_normal. */
+static inline void solve_normal_soft(pair_velocity *p, vx_v4 n, vx_v4 ima, vx_v4 imb, vx_contact_hot_row *r,
+                                     float mass_scale, float impulse_scale)
+{
+    float vn = along(p, n, r->ra_n, r->rb_n);
+    float lambda = (r->bias - vn) * r->normal_mass;
+    if (r->pad != 0.0f) lambda = lambda * mass_scale - impulse_scale * r->normal_impulse;
+    float total = r->normal_impulse + lambda;
+    total = total > 0.0f ? total : 0.0f;
+    lambda = total - r->normal_impulse;
+    r->normal_impulse = total;
+    push(p, n, ima, imb, r->ia_n, r->ib_n, lambda);
+}
+
+void vx_contact_solver_solve_packed(const vx_contact_hot_constraint *c, vx_contact_hot_row *rows,
+                                    vx_contact_hot_velocity *vel, bool backwards, float mass_scale,
+                                    float impulse_scale)
+{
+    vx_contact_hot_velocity *a = &vel[c->a], *b = &vel[c->b];
+    pair_velocity p = {vx_v4_load(a->v), vx_v4_load(a->w), vx_v4_load(b->v), vx_v4_load(b->w)};
+    vx_v4 ima = vx_v4_splat(c->inv_mass_a), imb = vx_v4_splat(c->inv_mass_b);
+    int count = (int)c->count;
+    if (c->friction > 0.0f) {
+        vx_v4 t1 = vx_v4_load(c->t1), t2 = vx_v4_load(c->t2);
+        for (int k = 0; k < count; k++) solve_friction(&p, t1, t2, ima, imb, c->friction, &rows[k]);
+    }
+    vx_v4 n = vx_v4_load(c->n);
+    if (backwards)
+        for (int k = count - 1; k >= 0; k--) solve_normal_soft(&p, n, ima, imb, &rows[k], mass_scale, impulse_scale);
+    else
+        for (int k = 0; k < count; k++) solve_normal_soft(&p, n, ima, imb, &rows[k], mass_scale, impulse_scale);
+    if (c->inv_mass_a > 0.0f) {
+        vx_v4_store(a->v, p.va);
+        vx_v4_store(a->w, p.wa);
+    }
+    if (c->inv_mass_b > 0.0f) {
+        vx_v4_store(b->v, p.vb);
+        vx_v4_store(b->w, p.wb);
+    }
+}
+
 vx_status vx_contact_solver_solve_velocities(vx_contact_solver *s, vx_solver_bodies *bodies, int iterations)
 {
     size_t solved = 0;
-    vx_status st = pack(s, bodies, &solved);
+    vx_status st = vx_contact_solver_pack(s, bodies, &solved);
     if (st != VX_OK) return st;
     for (int it = 0; it < iterations; it++) {
         /* The points of a manifold are solved forwards in even passes and

@@ -3,7 +3,7 @@
  *   gather bodies from the world (once per step); sleeping: who sleeps,
  *   wakes for changes from outside (sleep.h); the broad phase's proxies
  *   brought in line (body_broadphase.h: kept from step to step)
- *   per substep of h = fixed_dt / substeps:
+ *   one substep (substeps == 1), h = fixed_dt:
  *     world inverse inertia from the orientations
  *     velocities: v += g * gravity_scale * h, damping
  *     detection: broad phase (dynamic tree or BVH) over bounds grown by the
@@ -11,7 +11,12 @@
  *     sleeping islands, oriented manifolds with speculative margin
  *     contact solver: setup, warm start from the cache, velocity iterations
  *     positions: x += v h, rotation by vx_rotation_integrate
- *     position passes (NGS), cache for the next substep, report points
+ *     position passes (NGS), cache for the next step, report points
+ *   substeps > 1 (substepped): the detection and contact setup above once
+ *     per step, then per substep of h = fixed_dt / substeps only the
+ *     solver: velocities, warm start, velocity iterations on separations
+ *     re-estimated from the poses, positions, position passes; restitution,
+ *     cache and report (impulses summed over the substeps) once at the end
  *   sleeping: frozen pairs' points, islands, who falls asleep
  *   scatter the moving bodies back into the world
  *
@@ -129,46 +134,6 @@ static vx_status ensure_state(vx_physics_scratch *scratch)
 }
 
 
-/* Index of the first of report->items[0..sorted) with c's key, or `sorted`. */
-static size_t find_key(const vx_contact_list *report, size_t sorted, const vx_contact *c)
-{
-    size_t lo = 0, hi = sorted;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2u;
-        if (vx_contact_compare_key(&report->items[mid], c) < 0)
-            lo = mid + 1u;
-        else
-            hi = mid;
-    }
-    return (lo < sorted && vx_contact_compare_key(&report->items[lo], c) == 0) ? lo : sorted;
-}
-
-/* A point already reported by an earlier substep takes the newer geometry and
- * adds this substep's impulse; a new point is appended. report->items[0..count)
- * is sorted on entry (earlier substeps) and sorted again on exit. */
-static vx_status merge_substep(vx_contact_list *report, const vx_contact_list *substep)
-{
-    size_t sorted = report->count;
-    for (size_t i = 0; i < substep->count; i++) {
-        const vx_contact *c = &substep->items[i];
-        size_t at = find_key(report, sorted, c);
-        if (at == sorted) {
-            vx_status st = vx_contact_list_push(report, c);
-            if (st != VX_OK) return st;
-            continue;
-        }
-        vx_contact *r = &report->items[at];
-        r->normal = c->normal;
-        r->depth = c->depth;
-        r->point_on_a = c->point_on_a;
-        r->point_on_b = c->point_on_b;
-        r->sensor = c->sensor;
-        r->impulse += c->impulse;
-    }
-    vx_contact_list_sort(report);
-    return VX_OK;
-}
-
 static vx_status substep(struct vx_step_state *st, const vx_physics_config *config, float h,
                          vx_contact_list *points)
 {
@@ -213,6 +178,66 @@ static vx_status substep(struct vx_step_state *st, const vx_physics_config *conf
     return s;
 }
 
+/* substeps > 1: detection and contact setup once per step, the solver per
+ * substep of h (contact_substep.c). The first substep's velocity stage runs
+ * before the detection, as with one substep (woken sleepers catch up with
+ * it); the broad and narrow phases look ahead over the whole step. */
+/* velocity passes without push-out after each substep's positions (Box2D v3) */
+#define VX_SUBSTEP_RELAX_ITERATIONS 1
+
+static vx_status substepped(struct vx_step_state *st, const vx_physics_config *config, float h,
+                            vx_contact_list *report)
+{
+    vx_solver_bodies *bodies = &st->bodies;
+    float dt = config->fixed_dt;
+    lap(st, STAGE_OTHER);
+    vx_solver_bodies_update_mass(bodies);
+    vx_solver_bodies_integrate_velocities(bodies, h);
+    lap(st, STAGE_INTEGRATE);
+
+    vx_status s = vx_body_broadphase_find_pairs(&st->broadphase, bodies, config->speculative_distance, dt);
+    if (s != VX_OK) return s;
+    vx_broadphase_pair_list *pairs = &st->broadphase.pairs;
+    st->counts.broadphase_pairs += pairs->count;
+    vx_sleep_wake_touched(&st->sleep, bodies, pairs, config->speculative_distance, h);
+    st->counts.narrow_pairs += pairs->count;
+    lap(st, STAGE_BROAD);
+    s = vx_manifold_detect(&st->detector, bodies, pairs, config->speculative_distance, dt);
+    lap(st, STAGE_NARROW);
+    if (s == VX_OK) s = vx_contact_solver_prepare(&st->solver, &st->detector, bodies, &st->cache, config, h);
+    if (s == VX_OK) s = vx_contact_substep_begin(&st->solver, bodies);
+    if (s != VX_OK) return s;
+    st->counts.manifolds += st->detector.count;
+    lap(st, STAGE_SOLVER);
+
+    for (int k = 0; k < config->substeps; k++) {
+        if (k > 0) {
+            vx_solver_bodies_update_mass(bodies);
+            vx_solver_bodies_integrate_velocities(bodies, h);
+            lap(st, STAGE_INTEGRATE);
+        }
+        vx_contact_substep_solve(&st->solver, bodies, h, config->iterations, config);
+        lap(st, STAGE_SOLVER);
+        vx_solver_bodies_integrate_positions(bodies, h);
+        lap(st, STAGE_INTEGRATE);
+        s = vx_ccd_limit_motion(&st->ccd, bodies, pairs, config->speculative_distance, h);
+        if (s != VX_OK) return s;
+        lap(st, STAGE_OTHER);
+        vx_contact_substep_relax(&st->solver, bodies, h, VX_SUBSTEP_RELAX_ITERATIONS);
+        vx_contact_solver_solve_positions(&st->solver, bodies, config);
+        lap(st, STAGE_SOLVER);
+    }
+    vx_contact_substep_end(&st->solver, bodies);
+    s = vx_sleep_stash_cache(&st->sleep, bodies, &st->cache);
+    if (s == VX_OK) s = vx_contact_solver_store(&st->solver, bodies, &st->cache);
+    if (s == VX_OK) s = vx_sleep_unstash_cache(&st->sleep, &st->cache);
+    if (s != VX_OK) return s;
+    vx_contact_substep_finish(&st->solver, bodies, config);
+    s = vx_contact_solver_report(&st->solver, bodies, report);
+    lap(st, STAGE_SOLVER);
+    return s;
+}
+
 vx_status vx_physics_step(vx_world *world, const vx_physics_config *config, vx_physics_scratch *scratch,
                           vx_contact_list *report)
 {
@@ -232,22 +257,18 @@ vx_status vx_physics_step(vx_world *world, const vx_physics_config *config, vx_p
     st = vx_sleep_begin_step(&state->sleep, &state->bodies, config);
     if (st == VX_OK)
         st = vx_body_broadphase_sync(&state->broadphase, &state->bodies, config->broadphase,
-                                     config->speculative_distance, h, &statics_moved);
+                                     config->speculative_distance, config->substeps > 1 ? config->fixed_dt : h,
+                                     &statics_moved);
     if (st != VX_OK) return st;
     if (statics_moved) vx_sleep_wake_all(&state->sleep, &state->bodies);
 
-    for (int s = 0; s < config->substeps; s++) {
-        if (config->substeps == 1) {
-            st = substep(state, config, h, report); /* already sorted: nothing to merge */
-        } else {
-            vx_contact_list_clear(&scratch->substep_contacts);
-            st = substep(state, config, h, &scratch->substep_contacts);
-            if (st == VX_OK) st = merge_substep(report, &scratch->substep_contacts);
-        }
-        if (st != VX_OK) {
-            vx_contact_list_clear(report);
-            return st;
-        }
+    if (config->substeps == 1)
+        st = substep(state, config, h, report); /* already sorted: nothing to merge */
+    else
+        st = substepped(state, config, h, report);
+    if (st != VX_OK) {
+        vx_contact_list_clear(report);
+        return st;
     }
     st = vx_sleep_end_step(&state->sleep, &state->bodies, config, report);
     if (st != VX_OK) {

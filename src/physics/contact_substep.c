@@ -1,0 +1,261 @@
+/* The substepped solve (substeps > 1; see contact_solver.h): the contacts
+ * are found and set up once per step, and only the solver runs per substep
+ * of h, as Box2D v3's soft step and TGS solvers do. The anchors, normals,
+ * tangents and effective masses stay those of the step's start; what
+ * changes from substep to substep is
+ *   - the separation of each point, re-estimated from the current poses:
+ *     the start separation plus the relative displacement of the two
+ *     anchors (kept in the body frames) along the normal. A point the
+ *     bodies have closed may close no further (vn >= -sep / h when sep > 0);
+ *     an overlapping point is pushed out by a soft row (Box2D v3's soft
+ *     contact) in the substep's iterations, and a relax pass after the
+ *     positions (rigid, no push-out) takes the push-out velocity back, so
+ *     it adds no energy; the position passes (position_iterations) still
+ *     run after each substep;
+ *   - the warm start: each substep begins by applying the impulses the
+ *     previous one ended with (the first, the cache's), and the impulse of
+ *     a substep is the accumulated one at its end.
+ * Restitution, which a substep's speculative target cannot time right, is
+ * applied once at the end of the step (vx_contact_substep_finish). */
+#include "physics/contact_solver.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static vx_vec3 get3(const float in[4]) { return vx_vec3_make(in[0], in[1], in[2]); }
+
+static void put3(float out[4], vx_vec3 v)
+{
+    out[0] = v.x;
+    out[1] = v.y;
+    out[2] = v.z;
+    out[3] = 0.0f;
+}
+
+static vx_status grow(void **items, size_t *capacity, size_t n, size_t size)
+{
+    if (n <= *capacity && *items) return VX_OK;
+    size_t cap = *capacity ? *capacity : 64u;
+    while (cap < n) {
+        if (cap > SIZE_MAX / 2u / size) return VX_ERR_NOMEM;
+        cap *= 2u;
+    }
+    void *p = realloc(*items, cap * size);
+    if (!p) return VX_ERR_NOMEM;
+    *items = p;
+    *capacity = cap;
+    return VX_OK;
+}
+
+/* Box2D v3's soft contact for the push-out of overlap: stiffness at most
+ * 60 Hz (and a quarter of the substep rate), damping ratio 3, push-out at
+ * most 3 m/s. Box2D's 30 Hz and ratio 10 let a 100-box column sag under its
+ * own weight (the soft row yields in proportion to its load). */
+#define VX_SUBSTEP_CONTACT_HERTZ 60.0f
+#define VX_SUBSTEP_DAMPING_RATIO 3.0f
+#define VX_SUBSTEP_MAX_PUSH 3.0f
+#define VX_TWO_PI 6.28318531f
+
+vx_status vx_contact_substep_begin(vx_contact_solver *s, const vx_solver_bodies *bodies)
+{
+    vx_status st = grow((void **)&s->substep_points, &s->substep_point_capacity, s->point_count,
+                        sizeof *s->substep_points);
+    if (st == VX_OK) st = grow((void **)&s->start_x, &s->start_x_capacity, bodies->count, sizeof *s->start_x);
+    if (st == VX_OK) st = vx_contact_solver_pack(s, bodies, &s->hot_solved);
+    if (st != VX_OK) return st;
+    for (size_t i = 0; i < bodies->count; i++) s->start_x[i] = bodies->pose[i].x;
+    for (size_t i = 0; i < s->count; i++) {
+        const vx_contact_constraint *c = &s->constraints[i];
+        const vx_body_pose *pa = &bodies->pose[c->a];
+        const vx_body_pose *pb = &bodies->pose[c->b];
+        for (int k = 0; k < c->count; k++) {
+            vx_contact_anchor *an = &s->anchors[c->first + (uint32_t)k];
+            vx_contact_substep_point *p = &s->substep_points[c->first + (uint32_t)k];
+            /* restitution is the end of the step's (finish), not prepare's */
+            an->bounced = false;
+            an->may_pend = false;
+            vx_vec3 arm_a = vx_quat_rotate(pa->q, an->local_a);
+            vx_vec3 arm_b = vx_quat_rotate(pb->q, an->local_b);
+            float separation = vx_vec3_dot(vx_vec3_sub(vx_vec3_add(pb->x, arm_b), vx_vec3_add(pa->x, arm_a)), c->n);
+            p->local_a = an->local_a;
+            p->local_b = an->local_b;
+            p->base = separation - vx_vec3_dot(vx_vec3_sub(arm_b, arm_a), c->n);
+            p->total = 0.0f;
+        }
+    }
+    return VX_OK;
+}
+
+/* The targets of constraint i's rows from their separations now. With push
+ * (the biased passes), a penetrating point is soft and pushed out; without
+ * (relax), only the speculative target remains. */
+static void update_targets(vx_contact_solver *s, const vx_solver_bodies *bodies, size_t i, float inv_h, bool push,
+                           float bias_rate)
+{
+    const vx_contact_hot_constraint *c = &s->hot[i];
+    const vx_body_pose *pa = &bodies->pose[c->a];
+    const vx_body_pose *pb = &bodies->pose[c->b];
+    vx_vec3 n = get3(c->n);
+    float moved =
+        vx_vec3_dot(vx_vec3_sub(vx_vec3_sub(pb->x, s->start_x[c->b]), vx_vec3_sub(pa->x, s->start_x[c->a])), n);
+    vx_vec3 na = vx_quat_rotate(vx_quat_conjugate(pa->q), n);
+    vx_vec3 nb = vx_quat_rotate(vx_quat_conjugate(pb->q), n);
+    for (uint32_t k = 0; k < c->count; k++) {
+        vx_contact_hot_row *r = &s->hot_rows[c->first + k];
+        const vx_contact_substep_point *p = &s->substep_points[c->first + k];
+        float sep = p->base + moved + vx_vec3_dot(nb, p->local_b) - vx_vec3_dot(na, p->local_a);
+        r->pad = 0.0f;
+        if (sep > 0.0f) {
+            r->bias = (0.0f - sep) * inv_h;
+        } else if (push && sep < 0.0f) {
+            float b = (0.0f - bias_rate) * sep;
+            r->bias = b < VX_SUBSTEP_MAX_PUSH ? b : VX_SUBSTEP_MAX_PUSH;
+            r->pad = 1.0f;
+        } else {
+            r->bias = 0.0f;
+        }
+    }
+}
+
+static void load_velocities(vx_contact_solver *s, const vx_solver_bodies *bodies)
+{
+    for (size_t i = 0; i < bodies->count; i++) {
+        put3(s->hot_velocity[i].v, bodies->velocity[i].v);
+        put3(s->hot_velocity[i].w, bodies->velocity[i].w);
+    }
+}
+
+static void store_velocities(const vx_contact_solver *s, vx_solver_bodies *bodies)
+{
+    for (size_t i = 0; i < bodies->count; i++) {
+        if (!(bodies->mass[i].inv_mass > 0.0f)) continue;
+        bodies->velocity[i].v = get3(s->hot_velocity[i].v);
+        bodies->velocity[i].w = get3(s->hot_velocity[i].w);
+    }
+}
+
+/* The pushing targets, and the accumulated impulses applied again (cleared
+ * without warm starting), in one pass over the rows. */
+static void warm_start(vx_contact_solver *s, const vx_solver_bodies *bodies, bool warm_starting, float inv_h,
+                       float bias_rate)
+{
+    vx_contact_hot_velocity *vel = s->hot_velocity;
+    for (size_t i = 0; i < s->hot_solved; i++) {
+        update_targets(s, bodies, i, inv_h, true, bias_rate);
+        const vx_contact_hot_constraint *c = &s->hot[i];
+        vx_contact_hot_row *rows = &s->hot_rows[c->first];
+        if (!warm_starting) {
+            for (uint32_t k = 0; k < c->count; k++) {
+                rows[k].normal_impulse = 0.0f;
+                rows[k].tangent_impulse[0] = 0.0f;
+                rows[k].tangent_impulse[1] = 0.0f;
+            }
+            continue;
+        }
+        vx_vec3 n = get3(c->n), t1 = get3(c->t1), t2 = get3(c->t2);
+        vx_vec3 va = get3(vel[c->a].v), wa = get3(vel[c->a].w);
+        vx_vec3 vb = get3(vel[c->b].v), wb = get3(vel[c->b].w);
+        for (uint32_t k = 0; k < c->count; k++) {
+            const vx_contact_hot_row *r = &rows[k];
+            vx_vec3 p = vx_vec3_add(vx_vec3_scale(n, r->normal_impulse),
+                                    vx_vec3_add(vx_vec3_scale(t1, r->tangent_impulse[0]),
+                                                vx_vec3_scale(t2, r->tangent_impulse[1])));
+            vx_vec3 dwa = vx_vec3_add(vx_vec3_scale(get3(r->ia_n), r->normal_impulse),
+                                      vx_vec3_add(vx_vec3_scale(get3(r->ia_t[0]), r->tangent_impulse[0]),
+                                                  vx_vec3_scale(get3(r->ia_t[1]), r->tangent_impulse[1])));
+            vx_vec3 dwb = vx_vec3_add(vx_vec3_scale(get3(r->ib_n), r->normal_impulse),
+                                      vx_vec3_add(vx_vec3_scale(get3(r->ib_t[0]), r->tangent_impulse[0]),
+                                                  vx_vec3_scale(get3(r->ib_t[1]), r->tangent_impulse[1])));
+            va = vx_vec3_sub(va, vx_vec3_scale(p, c->inv_mass_a));
+            wa = vx_vec3_sub(wa, dwa);
+            vb = vx_vec3_add(vb, vx_vec3_scale(p, c->inv_mass_b));
+            wb = vx_vec3_add(wb, dwb);
+        }
+        if (c->inv_mass_a > 0.0f) {
+            put3(vel[c->a].v, va);
+            put3(vel[c->a].w, wa);
+        }
+        if (c->inv_mass_b > 0.0f) {
+            put3(vel[c->b].v, vb);
+            put3(vel[c->b].w, wb);
+        }
+    }
+}
+
+void vx_contact_substep_solve(vx_contact_solver *s, vx_solver_bodies *bodies, float h, int iterations,
+                              const vx_physics_config *config)
+{
+    float hertz = fminf(VX_SUBSTEP_CONTACT_HERTZ, 0.25f / h);
+    float omega = VX_TWO_PI * hertz;
+    float a1 = 2.0f * VX_SUBSTEP_DAMPING_RATIO + h * omega;
+    float a2 = h * omega * a1;
+    float a3 = 1.0f / (1.0f + a2);
+    load_velocities(s, bodies);
+    warm_start(s, bodies, config->warm_starting, 1.0f / h, omega / a1);
+    for (int it = 0; it < iterations; it++) {
+        bool backwards = (it & 1) != 0; /* as in vx_contact_solver_solve_velocities */
+        for (size_t i = 0; i < s->hot_solved; i++)
+            vx_contact_solver_solve_packed(&s->hot[i], &s->hot_rows[s->hot[i].first], s->hot_velocity, backwards,
+                                           a2 * a3, a3);
+    }
+    store_velocities(s, bodies);
+}
+
+void vx_contact_substep_relax(vx_contact_solver *s, vx_solver_bodies *bodies, float h, int iterations)
+{
+    load_velocities(s, bodies);
+    float inv_h = 1.0f / h;
+    for (int it = 0; it < iterations; it++) {
+        bool backwards = (it & 1) != 0;
+        bool last = it + 1 == iterations;
+        for (size_t i = 0; i < s->hot_solved; i++) {
+            const vx_contact_hot_constraint *c = &s->hot[i];
+            vx_contact_hot_row *rows = &s->hot_rows[c->first];
+            if (it == 0) update_targets(s, bodies, i, inv_h, false, 0.0f);
+            vx_contact_solver_solve_packed(c, rows, s->hot_velocity, backwards, 1.0f, 0.0f);
+            if (last)
+                for (uint32_t k = 0; k < c->count; k++) s->substep_points[c->first + k].total += rows[k].normal_impulse;
+        }
+    }
+    store_velocities(s, bodies);
+}
+
+void vx_contact_substep_end(vx_contact_solver *s, const vx_solver_bodies *bodies)
+{
+    (void)bodies;
+    vx_contact_solver_unpack_impulses(s, s->hot_solved);
+}
+
+void vx_contact_substep_finish(vx_contact_solver *s, vx_solver_bodies *bodies, const vx_physics_config *config)
+{
+    for (size_t i = 0; i < s->count; i++) {
+        const vx_contact_constraint *c = &s->constraints[i];
+        if (!c->solve) continue;
+        float e = fminf(bodies->info[c->a].restitution, bodies->info[c->b].restitution);
+        vx_body_velocity *va = &bodies->velocity[c->a];
+        vx_body_velocity *vb = &bodies->velocity[c->b];
+        for (int k = 0; k < c->count; k++) {
+            vx_contact_row *r = &s->rows[c->first + (uint32_t)k];
+            const vx_contact_anchor *an = &s->anchors[c->first + (uint32_t)k];
+            vx_contact_substep_point *p = &s->substep_points[c->first + (uint32_t)k];
+            if (e > 0.0f && an->approach < -config->restitution_threshold && p->total > 0.0f) {
+                float vn = vx_vec3_dot(vx_vec3_sub(vb->v, va->v), c->n) + vx_vec3_dot(vb->w, r->rb_n) -
+                           vx_vec3_dot(va->w, r->ra_n);
+                float lambda = (0.0f - e * an->approach - vn) * r->normal_mass;
+                if (lambda > 0.0f) {
+                    vx_vec3 imp = vx_vec3_scale(c->n, lambda);
+                    if (c->inv_mass_a > 0.0f) {
+                        va->v = vx_vec3_sub(va->v, vx_vec3_scale(imp, c->inv_mass_a));
+                        va->w = vx_vec3_sub(va->w, vx_vec3_scale(r->ia_n, lambda));
+                    }
+                    if (c->inv_mass_b > 0.0f) {
+                        vb->v = vx_vec3_add(vb->v, vx_vec3_scale(imp, c->inv_mass_b));
+                        vb->w = vx_vec3_add(vb->w, vx_vec3_scale(r->ib_n, lambda));
+                    }
+                    p->total += lambda;
+                }
+            }
+            r->normal_impulse = p->total;
+        }
+    }
+}
