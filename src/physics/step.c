@@ -134,8 +134,11 @@ static vx_status ensure_state(vx_physics_scratch *scratch)
 }
 
 
-static vx_status substep(struct vx_step_state *st, const vx_physics_config *config, float h,
-                         vx_contact_list *points)
+/* The first velocity stage of a step, then broad phase, wake pass, narrow
+ * phase and contact set-up for a solver substep of h; detection looks ahead
+ * over `lookahead` seconds (h with one substep, the whole step otherwise). */
+static vx_status detect_and_prepare(struct vx_step_state *st, const vx_physics_config *config, float h,
+                                    float lookahead, vx_broadphase_pair_list **pairs_out)
 {
     vx_solver_bodies *bodies = &st->bodies;
     lap(st, STAGE_OTHER);
@@ -143,18 +146,29 @@ static vx_status substep(struct vx_step_state *st, const vx_physics_config *conf
     vx_solver_bodies_integrate_velocities(bodies, h);
     lap(st, STAGE_INTEGRATE);
 
-    vx_status s = vx_body_broadphase_find_pairs(&st->broadphase, bodies, config->speculative_distance, h);
+    vx_status s = vx_body_broadphase_find_pairs(&st->broadphase, bodies, config->speculative_distance, lookahead);
     if (s != VX_OK) return s;
     vx_broadphase_pair_list *pairs = &st->broadphase.pairs;
     st->counts.broadphase_pairs += pairs->count;
     vx_sleep_wake_touched(&st->sleep, bodies, pairs, config->speculative_distance, h);
     st->counts.narrow_pairs += pairs->count;
     lap(st, STAGE_BROAD);
-    s = vx_manifold_detect(&st->detector, bodies, pairs, config->speculative_distance, h);
+    s = vx_manifold_detect(&st->detector, bodies, pairs, config->speculative_distance, lookahead);
     lap(st, STAGE_NARROW);
     if (s == VX_OK) s = vx_contact_solver_prepare(&st->solver, &st->detector, bodies, &st->cache, config, h);
     if (s != VX_OK) return s;
     st->counts.manifolds += st->detector.count;
+    *pairs_out = pairs;
+    return VX_OK;
+}
+
+static vx_status substep(struct vx_step_state *st, const vx_physics_config *config, float h,
+                         vx_contact_list *points)
+{
+    vx_solver_bodies *bodies = &st->bodies;
+    vx_broadphase_pair_list *pairs = NULL;
+    vx_status s = detect_and_prepare(st, config, h, h, &pairs);
+    if (s != VX_OK) return s;
     if (config->warm_starting) vx_contact_solver_warm_start(&st->solver, bodies);
     s = vx_contact_solver_solve_velocities(&st->solver, bodies, config->iterations);
     if (s != VX_OK) return s;
@@ -189,25 +203,10 @@ static vx_status substepped(struct vx_step_state *st, const vx_physics_config *c
                             vx_contact_list *report)
 {
     vx_solver_bodies *bodies = &st->bodies;
-    float dt = config->fixed_dt;
-    lap(st, STAGE_OTHER);
-    vx_solver_bodies_update_mass(bodies);
-    vx_solver_bodies_integrate_velocities(bodies, h);
-    lap(st, STAGE_INTEGRATE);
-
-    vx_status s = vx_body_broadphase_find_pairs(&st->broadphase, bodies, config->speculative_distance, dt);
-    if (s != VX_OK) return s;
-    vx_broadphase_pair_list *pairs = &st->broadphase.pairs;
-    st->counts.broadphase_pairs += pairs->count;
-    vx_sleep_wake_touched(&st->sleep, bodies, pairs, config->speculative_distance, h);
-    st->counts.narrow_pairs += pairs->count;
-    lap(st, STAGE_BROAD);
-    s = vx_manifold_detect(&st->detector, bodies, pairs, config->speculative_distance, dt);
-    lap(st, STAGE_NARROW);
-    if (s == VX_OK) s = vx_contact_solver_prepare(&st->solver, &st->detector, bodies, &st->cache, config, h);
+    vx_broadphase_pair_list *pairs = NULL;
+    vx_status s = detect_and_prepare(st, config, h, config->fixed_dt, &pairs);
     if (s == VX_OK) s = vx_contact_substep_begin(&st->solver, bodies);
     if (s != VX_OK) return s;
-    st->counts.manifolds += st->detector.count;
     lap(st, STAGE_SOLVER);
 
     for (int k = 0; k < config->substeps; k++) {
