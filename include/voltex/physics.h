@@ -204,7 +204,6 @@ struct vx_step_state;
 /* Reusable buffers of the step and the state it carries from one step to the
  * next (no global state). Keep one per world for the whole run. */
 typedef struct {
-    vx_contact_list substep_contacts;
     struct vx_step_state *state; /* created by the first step, freed by vx_physics_scratch_free */
     bool profile;                /* vx_physics_profile: time the stages of every step */
 } vx_physics_scratch;

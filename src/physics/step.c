@@ -86,7 +86,6 @@ static void lap(struct vx_step_state *st, step_stage stage)
 
 void vx_physics_scratch_init(vx_physics_scratch *s)
 {
-    vx_contact_list_init(&s->substep_contacts);
     s->state = NULL;
     s->profile = false;
 }
@@ -103,7 +102,6 @@ vx_physics_stage_times vx_physics_stage_times_last(const vx_physics_scratch *scr
 
 void vx_physics_scratch_free(vx_physics_scratch *s)
 {
-    vx_contact_list_free(&s->substep_contacts);
     if (s->state) {
         vx_solver_bodies_free(&s->state->bodies);
         vx_body_broadphase_free(&s->state->broadphase);
