@@ -566,9 +566,9 @@ Test(scene_errors, broadphase_must_be_tree_or_bvh)
                    "s.json: solver.broadfase: unknown key (did you mean \"broadphase\"?)");
 }
 
-Test(scene_errors, invalid_input_is_reported_before_unsupported_features)
+Test(scene_errors, bullet_and_sleeping_are_ordinary_settings_errors_elsewhere_still_found)
 {
-    /* bullet, once rejected, is a setting like any other: the typo after it is the error */
+    /* bullet and sleeping are settings like any other: the error after them is reported */
     expect_invalid(ENTITIES("{" SPHERE ", \"rigidbody\": {\"bullet\": true}}, {\"colider\": {}}"),
                    "s.json: entities[1].colider: unknown key (did you mean \"collider\"?)");
     expect_invalid("{\"solver\": {\"sleeping\": true}, \"entities\": [{\"rigidbody\": {\"mass\": -1}}]}",

@@ -14,19 +14,8 @@ typedef struct {
     vx_json_reader json; /* source name, current JSON path, the caller's error */
     vx_scene *scene;     /* being filled; torn down by the caller on failure */
     vx_name_index names; /* entity names seen so far */
-    /* The first "not supported yet" problem. It is reported only once the
-     * whole document is otherwise valid, so a typo is never hidden behind a
-     * feature the engine lacks. */
-    bool has_unsupported;
-    vx_error unsupported;
 } vx_scene_builder;
 
-/* Records a "not supported yet" problem at the current path (the first one wins). */
-void vx_scene_note_unsupported(vx_scene_builder *b, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
 /* "SOURCE: out of memory". */
 vx_status vx_scene_fail_nomem(vx_scene_builder *b);
 

@@ -2,7 +2,6 @@
  * the top-level keys, and the scene's lifetime. */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,18 +15,6 @@
 #define VX_SCENE_READ_CHUNK 65536u /* bytes: first buffer when the file size is unknown (a pipe) */
 
 static const char *const top_keys[] = {"name", "gravity", "dt", "steps", "solver", "entities"};
-
-void vx_scene_note_unsupported(vx_scene_builder *b, const char *fmt, ...)
-{
-    if (b->has_unsupported) return;
-    char problem[VX_ERROR_MESSAGE_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(problem, sizeof problem, fmt, ap);
-    va_end(ap);
-    vx_json_error_at(&b->json, &b->unsupported, VX_ERR_UNSUPPORTED, "%s", problem);
-    b->has_unsupported = true;
-}
 
 vx_status vx_scene_fail_nomem(vx_scene_builder *b)
 {
@@ -100,10 +87,6 @@ static vx_status read_scene(vx_scene_builder *b, const cJSON *root)
     if (!scene->name) {
         scene->name = default_scene_name(b->json.source);
         if (!scene->name) return vx_scene_fail_nomem(b);
-    }
-    if (b->has_unsupported) {
-        if (r->err) *r->err = b->unsupported;
-        return b->unsupported.code;
     }
     return VX_OK;
 }
