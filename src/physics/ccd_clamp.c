@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "physics/ccd.h"
+#include "common/grow.h"
 #include "physics/time_of_impact.h"
 
 void vx_ccd_scratch_init(vx_ccd_scratch *s) { memset(s, 0, sizeof *s); }
@@ -20,22 +21,13 @@ void vx_ccd_scratch_free(vx_ccd_scratch *s)
 static vx_status reserve(vx_ccd_scratch *s, size_t n)
 {
     if (n <= s->capacity) return VX_OK;
-    size_t cap = s->capacity ? s->capacity : 64u;
-    while (cap < n) {
-        if (cap > SIZE_MAX / 2u / sizeof *s->time) return VX_ERR_NOMEM;
-        cap *= 2u;
-    }
-    float *t = realloc(s->time, cap * sizeof *t);
-    if (!t) return VX_ERR_NOMEM;
-    s->time = t;
-    float *r = realloc(s->reach, cap * sizeof *r);
-    if (!r) return VX_ERR_NOMEM;
-    s->reach = r;
-    uint8_t *k = realloc(s->kind, cap * sizeof *k);
-    if (!k) return VX_ERR_NOMEM;
-    s->kind = k;
-    s->capacity = cap;
-    return VX_OK;
+    size_t cap;
+    vx_status st = vx_grow_capacity(s->capacity, n, 64u, sizeof *s->time, &cap);
+    VX_GROW_ARRAY(st, s->time, cap);
+    VX_GROW_ARRAY(st, s->reach, cap);
+    VX_GROW_ARRAY(st, s->kind, cap);
+    if (st == VX_OK) s->capacity = cap;
+    return st;
 }
 
 /* What a body is to the sweep, found once per substep. */

@@ -22,6 +22,7 @@
  *     comes in the next substep, when the point touches: the body bounces
  *     from the surface, not from wherever the substep began. */
 #include "physics/contact_solver.h"
+#include "common/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -56,32 +57,20 @@ void vx_contact_solver_free(vx_contact_solver *s)
 
 static vx_status reserve(vx_contact_solver *s, size_t constraints, size_t points)
 {
+    size_t cap;
+    vx_status st = VX_OK;
     if (constraints > s->capacity) {
-        size_t cap = s->capacity ? s->capacity : 64u;
-        while (cap < constraints) {
-            if (cap > SIZE_MAX / 2u / sizeof *s->constraints) return VX_ERR_NOMEM;
-            cap *= 2u;
-        }
-        vx_contact_constraint *c = realloc(s->constraints, cap * sizeof *c);
-        if (!c) return VX_ERR_NOMEM;
-        s->constraints = c;
-        s->capacity = cap;
+        st = vx_grow_capacity(s->capacity, constraints, 64u, sizeof *s->constraints, &cap);
+        VX_GROW_ARRAY(st, s->constraints, cap);
+        if (st == VX_OK) s->capacity = cap;
     }
-    if (points > s->point_capacity) {
-        size_t cap = s->point_capacity ? s->point_capacity : 256u;
-        while (cap < points) {
-            if (cap > SIZE_MAX / 2u / sizeof *s->rows) return VX_ERR_NOMEM;
-            cap *= 2u;
-        }
-        vx_contact_row *rows = realloc(s->rows, cap * sizeof *rows);
-        if (!rows) return VX_ERR_NOMEM;
-        s->rows = rows;
-        vx_contact_anchor *anchors = realloc(s->anchors, cap * sizeof *anchors);
-        if (!anchors) return VX_ERR_NOMEM;
-        s->anchors = anchors;
-        s->point_capacity = cap;
+    if (st == VX_OK && points > s->point_capacity) {
+        st = vx_grow_capacity(s->point_capacity, points, 256u, sizeof *s->rows, &cap);
+        VX_GROW_ARRAY(st, s->rows, cap);
+        VX_GROW_ARRAY(st, s->anchors, cap);
+        if (st == VX_OK) s->point_capacity = cap;
     }
-    return VX_OK;
+    return st;
 }
 
 /* A fixed orthonormal pair perpendicular to n: the same n always gives the

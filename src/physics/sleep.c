@@ -1,5 +1,6 @@
 /* Islands and sleeping. See sleep.h. */
 #include "physics/sleep.h"
+#include "common/grow.h"
 #include "physics/contact_key.h"
 
 #include <float.h>
@@ -44,22 +45,13 @@ static vx_status reserve_records(vx_sleep_state *s, uint32_t index)
 static vx_status reserve_slots(vx_sleep_state *s, size_t n)
 {
     if (n <= s->slot_capacity) return VX_OK;
-    size_t cap = s->slot_capacity ? s->slot_capacity : 64u;
-    while (cap < n) {
-        if (cap > SIZE_MAX / 2u / sizeof(float)) return VX_ERR_NOMEM;
-        cap *= 2u;
-    }
-    uint32_t *parent = realloc(s->parent, cap * sizeof *parent);
-    if (!parent) return VX_ERR_NOMEM;
-    s->parent = parent;
-    float *time = realloc(s->island_time, cap * sizeof *time);
-    if (!time) return VX_ERR_NOMEM;
-    s->island_time = time;
-    uint32_t *tail = realloc(s->island_tail, cap * sizeof *tail);
-    if (!tail) return VX_ERR_NOMEM;
-    s->island_tail = tail;
-    s->slot_capacity = cap;
-    return VX_OK;
+    size_t cap;
+    vx_status st = vx_grow_capacity(s->slot_capacity, n, 64u, sizeof(float), &cap);
+    VX_GROW_ARRAY(st, s->parent, cap);
+    VX_GROW_ARRAY(st, s->island_time, cap);
+    VX_GROW_ARRAY(st, s->island_tail, cap);
+    if (st == VX_OK) s->slot_capacity = cap;
+    return st;
 }
 
 static void reset_record(vx_sleep_record *r)

@@ -1,6 +1,7 @@
 /* Gather the world's bodies into the step's arrays and scatter them back.
  * See solver_body.h. */
 #include "physics/solver_body.h"
+#include "common/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -30,25 +31,14 @@ void vx_solver_bodies_free(vx_solver_bodies *b)
 static vx_status reserve_bodies(vx_solver_bodies *b, size_t n)
 {
     if (n <= b->capacity) return VX_OK;
-    size_t cap = b->capacity ? b->capacity : 16u;
-    while (cap < n) {
-        if (cap > SIZE_MAX / 2u / sizeof(vx_body_info)) return VX_ERR_NOMEM;
-        cap *= 2u;
-    }
-    vx_body_velocity *vel = realloc(b->velocity, cap * sizeof *vel);
-    if (!vel) return VX_ERR_NOMEM;
-    b->velocity = vel;
-    vx_body_pose *pose = realloc(b->pose, cap * sizeof *pose);
-    if (!pose) return VX_ERR_NOMEM;
-    b->pose = pose;
-    vx_body_mass *mass = realloc(b->mass, cap * sizeof *mass);
-    if (!mass) return VX_ERR_NOMEM;
-    b->mass = mass;
-    vx_body_info *info = realloc(b->info, cap * sizeof *info);
-    if (!info) return VX_ERR_NOMEM;
-    b->info = info;
-    b->capacity = cap;
-    return VX_OK;
+    size_t cap;
+    vx_status s = vx_grow_capacity(b->capacity, n, 16u, sizeof(vx_body_info), &cap);
+    VX_GROW_ARRAY(s, b->velocity, cap);
+    VX_GROW_ARRAY(s, b->pose, cap);
+    VX_GROW_ARRAY(s, b->mass, cap);
+    VX_GROW_ARRAY(s, b->info, cap);
+    if (s == VX_OK) b->capacity = cap;
+    return s;
 }
 
 static vx_status push_record(vx_solver_bodies *b, size_t count, const gather_record *r)
