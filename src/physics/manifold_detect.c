@@ -154,21 +154,6 @@ static bool collide_shapes(const vx_collider *ca, const vx_transform *ta, const 
     return true;
 }
 
-/* Points in feature order (insertion sort, at most 4; ties keep their
- * order), so the contact cache can be matched by a merge. */
-static void sort_points(vx_manifold *m)
-{
-    for (int i = 1; i < m->count; i++) {
-        vx_manifold_point p = m->points[i];
-        int j = i - 1;
-        while (j >= 0 && m->points[j].feature > p.feature) {
-            m->points[j + 1] = m->points[j];
-            j--;
-        }
-        m->points[j + 1] = p;
-    }
-}
-
 bool vx_manifold_detect_pair(const vx_solver_bodies *bodies, uint32_t a, uint32_t b, float speculative_distance,
                              float h, vx_pair_manifold *out)
 {
@@ -183,7 +168,7 @@ bool vx_manifold_detect_pair(const vx_solver_bodies *bodies, uint32_t a, uint32_
     if (!collide_shapes(&ia->collider, &ta, &ib->collider, &tb, margin, &out->manifold)) return false;
     /* a ghost (the sweep misses) is dropped; a fast impact gets its own manifold */
     if (!vx_ccd_confirm(bodies, a, b, speculative_distance, h, margin, &out->manifold)) return false;
-    sort_points(&out->manifold);
+    vx_manifold_sort_by_feature(&out->manifold); /* the cache is matched by a merge */
     out->a = a;
     out->b = b;
     out->sensor = ia->collider.sensor || ib->collider.sensor;

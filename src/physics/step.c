@@ -160,6 +160,16 @@ static vx_status detect_and_prepare(struct vx_step_state *st, const vx_physics_c
     return VX_OK;
 }
 
+/* The cache is rewritten from this step's constraints: sleeping pairs, which
+ * have none, keep their entries aside meanwhile. */
+static vx_status store_cache(struct vx_step_state *st)
+{
+    vx_status s = vx_sleep_stash_cache(&st->sleep, &st->bodies, &st->cache);
+    if (s == VX_OK) s = vx_contact_solver_store(&st->solver, &st->bodies, &st->cache);
+    if (s == VX_OK) s = vx_sleep_unstash_cache(&st->sleep, &st->cache);
+    return s;
+}
+
 static vx_status substep(struct vx_step_state *st, const vx_physics_config *config, float h,
                          vx_contact_list *points)
 {
@@ -180,11 +190,7 @@ static vx_status substep(struct vx_step_state *st, const vx_physics_config *conf
     lap(st, STAGE_OTHER);
     vx_contact_solver_solve_positions(&st->solver, bodies, config);
 
-    /* The cache is rewritten from this substep's constraints: sleeping
-     * pairs, which have none, keep their entries aside meanwhile. */
-    s = vx_sleep_stash_cache(&st->sleep, bodies, &st->cache);
-    if (s == VX_OK) s = vx_contact_solver_store(&st->solver, bodies, &st->cache);
-    if (s == VX_OK) s = vx_sleep_unstash_cache(&st->sleep, &st->cache);
+    s = store_cache(st);
     if (s == VX_OK) s = vx_contact_solver_report(&st->solver, bodies, points);
     lap(st, STAGE_SOLVER);
     return s;
@@ -225,9 +231,7 @@ static vx_status substepped(struct vx_step_state *st, const vx_physics_config *c
         lap(st, STAGE_SOLVER);
     }
     vx_contact_substep_end(&st->solver, bodies);
-    s = vx_sleep_stash_cache(&st->sleep, bodies, &st->cache);
-    if (s == VX_OK) s = vx_contact_solver_store(&st->solver, bodies, &st->cache);
-    if (s == VX_OK) s = vx_sleep_unstash_cache(&st->sleep, &st->cache);
+    s = store_cache(st);
     if (s != VX_OK) return s;
     vx_contact_substep_finish(&st->solver, bodies, config);
     s = vx_contact_solver_report(&st->solver, bodies, report);
