@@ -239,7 +239,7 @@ Test(scene_errors, unknown_solver_key)
     expect_invalid("{\"solver\": {\"gravity\": 5}, \"entities\": []}",
                    "s.json: solver.gravity: unknown key (expected one of: iterations, position_iterations, substeps, "
                    "warm_starting, sleeping, threads, restitution_threshold, baumgarte_slop, baumgarte_percent, "
-                   "max_correction, speculative_distance, broadphase)");
+                   "max_correction, speculative_distance, broadphase, order)");
     expect_invalid("{\"solver\": {\"position_iteration\": 5}, \"entities\": []}",
                    "s.json: solver.position_iteration: unknown key (did you mean \"position_iterations\"?)");
     expect_invalid("{\"solver\": {\"max_corection\": 0.1}, \"entities\": []}",
@@ -564,6 +564,15 @@ Test(scene_errors, broadphase_must_be_tree_or_bvh)
                    "s.json: solver.broadphase: must be a string");
     expect_invalid("{\"solver\": {\"broadfase\": \"bvh\"}, \"entities\": []}",
                    "s.json: solver.broadfase: unknown key (did you mean \"broadphase\"?)");
+}
+
+Test(scene_errors, order_must_be_sequential_or_colored)
+{
+    expect_invalid("{\"solver\": {\"order\": \"random\"}, \"entities\": []}",
+                   "s.json: solver.order: must be \"sequential\" or \"colored\"");
+    expect_invalid("{\"solver\": {\"order\": 2}, \"entities\": []}", "s.json: solver.order: must be a string");
+    expect_invalid("{\"solver\": {\"oder\": \"colored\"}, \"entities\": []}",
+                   "s.json: solver.oder: unknown key (did you mean \"order\"?)");
 }
 
 Test(scene_errors, bullet_and_sleeping_are_ordinary_settings_errors_elsewhere_still_found)

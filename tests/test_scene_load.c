@@ -238,10 +238,11 @@ Test(scene_load, solver_keys_are_stored)
     load_ok("{\"solver\": {\"iterations\": 25, \"substeps\": 4, \"warm_starting\": false, \"sleeping\": false,"
             " \"threads\": 8, \"restitution_threshold\": 0.5, \"baumgarte_slop\": 0.005,"
             " \"baumgarte_percent\": 0.2, \"position_iterations\": 7, \"max_correction\": 0.05,"
-            " \"speculative_distance\": 0.03, \"broadphase\": \"bvh\"},"
+            " \"speculative_distance\": 0.03, \"broadphase\": \"bvh\", \"order\": \"colored\"},"
             " \"gravity\": [1, 2, 3], \"dt\": 0.01, \"steps\": 0, \"entities\": []}",
             "solver.json", &s);
     cr_assert_eq(s.config.broadphase, VX_BROADPHASE_BVH);
+    cr_assert_eq(s.config.order, VX_SOLVER_ORDER_COLORED);
     cr_assert_eq(s.config.iterations, 25);
     cr_assert_eq(s.config.substeps, 4);
     cr_assert_not(s.config.warm_starting);

@@ -160,6 +160,13 @@ typedef enum {
     VX_BROADPHASE_DYNAMIC_TREE = 1 /* incremental dynamic AABB trees kept across steps, statics in their own */
 } vx_broadphase_kind;
 
+/* The order of the contact solver's passes (scene key solver.order). */
+typedef enum {
+    VX_SOLVER_ORDER_SEQUENTIAL = 0, /* pair order, one after the other: the solver runs on one thread */
+    VX_SOLVER_ORDER_COLORED = 1     /* ground up by contact depth, graph-coloured within a depth: the
+                                       solver runs on every thread and 4 contacts per SIMD lane set */
+} vx_solver_order;
+
 typedef struct {
     vx_vec3 gravity;             /* m/s^2 */
     float fixed_dt;              /* s */
@@ -175,13 +182,14 @@ typedef struct {
     float max_correction;        /* m: the most one position pass moves a contact */
     float speculative_distance;  /* m: contacts are made this far before touching */
     vx_broadphase_kind broadphase;
+    vx_solver_order order;
 } vx_physics_config;
 
 /* gravity (0,-9.81,0), fixed_dt 1/60, iterations 10, substeps 1, warm starting
  * on, sleeping off, 1 thread, restitution threshold 1 m/s, slop 0.01,
  * percent 0.4, 3 position iterations, max correction 0.2 m, speculative
  * distance 0.02 m, the dynamic tree broad phase (src/physics/config.c says
- * why). */
+ * why), the sequential solver order. */
 vx_physics_config vx_physics_config_default(void);
 
 /* ---- the step, in the spec's stages ---- */

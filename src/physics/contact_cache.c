@@ -28,6 +28,19 @@ static int compare_pair(const vx_contact_cache_entry *e, uint32_t a_index, uint3
     return c;
 }
 
+size_t vx_contact_cache_lower_bound(const vx_contact_cache *c, vx_entity a, vx_entity b)
+{
+    size_t lo = 0, hi = c->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2u;
+        if (compare_pair(&c->items[mid], a.index, b.index) < 0)
+            lo = mid + 1u;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 size_t vx_contact_cache_find_pair(const vx_contact_cache *c, size_t *cursor, vx_entity a, vx_entity b,
                                   size_t *first)
 {

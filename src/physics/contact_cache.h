@@ -47,6 +47,9 @@ void vx_contact_cache_clear(vx_contact_cache *c);
 /* The entries of pair (a, b) (generations included): *first and the count
  * returned, 0 if none. cursor is for the merge walk: start at 0 and look
  * pairs up in increasing (a.index, b.index) order. */
+/* The first entry not before pair (a, b) (by index): a cursor for a merge
+ * walk that starts at that pair. */
+size_t vx_contact_cache_lower_bound(const vx_contact_cache *c, vx_entity a, vx_entity b);
 size_t vx_contact_cache_find_pair(const vx_contact_cache *c, size_t *cursor, vx_entity a, vx_entity b,
                                   size_t *first);
 

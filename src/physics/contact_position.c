@@ -8,6 +8,10 @@
  * Only poses change, never velocities: the correction adds no energy. */
 #include "physics/contact_solver.h"
 
+#include <math.h>
+
+#include "physics/color_sweep.h"
+
 /* A pass that found no point deeper than this many slops ends the passes:
  * what is left is within reach of the next step's first pass. */
 #define VX_POSITION_DONE_SLOPS 3.0f
@@ -23,14 +27,26 @@ static vx_quat turn(vx_quat q, vx_vec3 theta)
 
 static vx_vec3 to_world(const vx_body_pose *p, vx_vec3 local) { return vx_vec3_add(p->x, vx_quat_rotate(p->q, local)); }
 
-/* One pass; returns the smallest separation seen (before its correction). */
-static float position_pass(const vx_contact_solver *s, vx_solver_bodies *bodies, float percent, float slop,
-                           float max_correction)
+typedef struct {
+    const vx_contact_solver *s;
+    vx_solver_bodies *bodies;
+    float percent, slop, max_correction;
+} position_job;
+
+/* One pass over positions [begin, end) of the solve order; returns the
+ * smallest separation seen (before its correction), at most 0. */
+static float position_range(void *arg, size_t unit_begin, size_t unit_end, int pass)
 {
+    (void)pass;
+    position_job *job = arg;
+    const vx_contact_solver *s = job->s;
+    size_t begin, end;
+    vx_color_positions(&s->colors, unit_begin, unit_end, &begin, &end);
+    vx_solver_bodies *bodies = job->bodies;
+    float percent = job->percent, slop = job->slop, max_correction = job->max_correction;
     float min_sep = 0.0f;
-    for (size_t i = 0; i < s->count; i++) {
-        const vx_contact_constraint *c = &s->constraints[i];
-        if (!c->solve) continue;
+    for (size_t j = begin; j < end; j++) {
+        const vx_contact_constraint *c = &s->constraints[s->colors.order[j]];
         vx_body_pose *pa = &bodies->pose[c->a];
         vx_body_pose *pb = &bodies->pose[c->b];
         const vx_body_mass *ma = &bodies->mass[c->a];
@@ -68,10 +84,9 @@ static float position_pass(const vx_contact_solver *s, vx_solver_bodies *bodies,
 void vx_contact_solver_solve_positions(const vx_contact_solver *s, vx_solver_bodies *bodies,
                                        const vx_physics_config *config)
 {
-    float max_correction = config->max_correction > 0.0f ? config->max_correction : 0.0f;
-    for (int pass = 0; pass < config->position_iterations; pass++) {
-        float min_sep = position_pass(s, bodies, config->baumgarte_percent, config->baumgarte_slop, max_correction);
-        /* Box2D's test: nothing deeper than a few slops left, done. */
-        if (min_sep >= -VX_POSITION_DONE_SLOPS * config->baumgarte_slop) break;
-    }
+    position_job job = {s, bodies, config->baumgarte_percent, config->baumgarte_slop,
+                        config->max_correction > 0.0f ? config->max_correction : 0.0f};
+    /* Box2D's test: nothing deeper than a few slops left, done. */
+    vx_color_sweep(s->pool, &s->colors, config->position_iterations, 0u, position_range, &job,
+                   -VX_POSITION_DONE_SLOPS * config->baumgarte_slop);
 }

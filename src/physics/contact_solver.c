@@ -23,6 +23,7 @@
  *     from the surface, not from wherever the substep began. */
 #include "physics/contact_solver.h"
 #include "common/grow.h"
+#include "physics/color_sweep.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,7 @@ void vx_contact_solver_free(vx_contact_solver *s)
     free(s->hot_velocity);
     free(s->substep_points);
     free(s->start_x);
+    vx_contact_colors_free(&s->colors);
     vx_contact_solver_init(s);
 }
 
@@ -216,27 +218,36 @@ static void prepare_point(vx_contact_constraint *c, const vx_manifold_point *mp,
     }
 }
 
-vx_status vx_contact_solver_prepare(vx_contact_solver *s, const vx_manifold_detector *d,
-                                    const vx_solver_bodies *bodies, const vx_contact_cache *cache,
-                                    const vx_physics_config *config, float h)
-{
-    s->count = 0;
-    s->point_count = 0;
-    size_t points = 0;
-    for (size_t i = 0; i < d->count; i++) points += (size_t)d->items[i].manifold.count;
-    vx_status st = reserve(s, d->count, points);
-    if (st != VX_OK) return st;
+typedef struct {
+    vx_contact_solver *s;
+    const vx_manifold_detector *d;
+    const vx_solver_bodies *bodies;
+    const vx_contact_cache *cache;
+    const vx_physics_config *config;
+    float h;
+} prepare_job;
 
-    size_t cursor = 0;
-    for (size_t i = 0; i < d->count; i++) {
+/* Constraints [begin, end) from their manifolds (their first rows are set);
+ * the cache walk starts where the range's first pair would be. */
+static void prepare_range(void *arg, size_t begin, size_t end)
+{
+    prepare_job *job = arg;
+    vx_contact_solver *s = job->s;
+    const vx_solver_bodies *bodies = job->bodies;
+    const vx_contact_cache *cache = job->cache;
+    const vx_manifold_detector *d = job->d;
+    size_t cursor = vx_contact_cache_lower_bound(cache, bodies->info[d->items[begin].a].entity,
+                                                 bodies->info[d->items[begin].b].entity);
+    for (size_t i = begin; i < end; i++) {
         const vx_pair_manifold *pm = &d->items[i];
         const vx_body_info *ia = &bodies->info[pm->a];
         const vx_body_info *ib = &bodies->info[pm->b];
-        vx_contact_constraint *c = &s->constraints[s->count++];
+        vx_contact_constraint *c = &s->constraints[i];
+        uint32_t first = c->first;
         memset(c, 0, sizeof *c);
         c->a = pm->a;
         c->b = pm->b;
-        c->first = (uint32_t)s->point_count;
+        c->first = first;
         c->count = pm->manifold.count;
         c->sensor = pm->sensor;
         c->solve = !pm->sensor && (ia->motion == VX_MOTION_DYNAMIC || ib->motion == VX_MOTION_DYNAMIC);
@@ -249,45 +260,32 @@ vx_status vx_contact_solver_prepare(vx_contact_solver *s, const vx_manifold_dete
 
         const vx_contact_cache_entry *cached[VX_MANIFOLD_MAX_POINTS] = {NULL, NULL, NULL, NULL};
         if (c->solve) {
-            size_t first = 0;
-            size_t n_old = vx_contact_cache_find_pair(cache, &cursor, ia->entity, ib->entity, &first);
-            match_points(&pm->manifold, &bodies->pose[pm->a], n_old ? cache->items + first : NULL, n_old, cached);
+            size_t at = 0;
+            size_t n_old = vx_contact_cache_find_pair(cache, &cursor, ia->entity, ib->entity, &at);
+            match_points(&pm->manifold, &bodies->pose[pm->a], n_old ? cache->items + at : NULL, n_old, cached);
         }
-        for (int k = 0; k < pm->manifold.count; k++) {
-            prepare_point(c, &pm->manifold.points[k], bodies, cached[k], restitution, config, h,
-                          &s->rows[s->point_count], &s->anchors[s->point_count]);
-            s->point_count++;
-        }
+        for (int k = 0; k < pm->manifold.count; k++)
+            prepare_point(c, &pm->manifold.points[k], bodies, cached[k], restitution, job->config, job->h,
+                          &s->rows[first + (uint32_t)k], &s->anchors[first + (uint32_t)k]);
     }
+}
+
+vx_status vx_contact_solver_prepare(vx_contact_solver *s, const vx_manifold_detector *d,
+                                    const vx_solver_bodies *bodies, const vx_contact_cache *cache,
+                                    const vx_physics_config *config, float h)
+{
+    s->count = 0;
+    s->point_count = 0;
+    size_t points = 0;
+    for (size_t i = 0; i < d->count; i++) points += (size_t)d->items[i].manifold.count;
+    vx_status st = reserve(s, d->count, points);
+    if (st != VX_OK) return st;
+    for (size_t i = 0; i < d->count; i++) {
+        s->constraints[i].first = (uint32_t)s->point_count;
+        s->point_count += (size_t)d->items[i].manifold.count;
+    }
+    s->count = d->count;
+    prepare_job job = {s, d, bodies, cache, config, h};
+    vx_parallel_for(s->pool, d->count, prepare_range, &job);
     return VX_OK;
-}
-
-/* Impulse lambda along d at a row's anchors: B gets +, A gets -. */
-static inline void apply(vx_body_velocity *va, vx_body_velocity *vb, const vx_contact_constraint *c, vx_vec3 d,
-                         vx_vec3 ia_d, vx_vec3 ib_d, float lambda)
-{
-    vx_vec3 p = vx_vec3_scale(d, lambda);
-    va->v = vx_vec3_sub(va->v, vx_vec3_scale(p, c->inv_mass_a));
-    va->w = vx_vec3_sub(va->w, vx_vec3_scale(ia_d, lambda));
-    vb->v = vx_vec3_add(vb->v, vx_vec3_scale(p, c->inv_mass_b));
-    vb->w = vx_vec3_add(vb->w, vx_vec3_scale(ib_d, lambda));
-}
-
-void vx_contact_solver_warm_start(const vx_contact_solver *s, vx_solver_bodies *bodies)
-{
-    for (size_t i = 0; i < s->count; i++) {
-        const vx_contact_constraint *c = &s->constraints[i];
-        if (!c->solve) continue;
-        vx_body_velocity va = bodies->velocity[c->a];
-        vx_body_velocity vb = bodies->velocity[c->b];
-        for (int k = 0; k < c->count; k++) {
-            const vx_contact_row *r = &s->rows[c->first + (uint32_t)k];
-            apply(&va, &vb, c, c->n, r->ia_n, r->ib_n, r->normal_impulse);
-            apply(&va, &vb, c, c->t1, r->ia_t[0], r->ib_t[0], r->tangent_impulse[0]);
-            apply(&va, &vb, c, c->t2, r->ia_t[1], r->ib_t[1], r->tangent_impulse[1]);
-        }
-        /* A static or kinematic body is not written: its velocity is its own. */
-        if (c->inv_mass_a > 0.0f) bodies->velocity[c->a] = va;
-        if (c->inv_mass_b > 0.0f) bodies->velocity[c->b] = vb;
-    }
 }

@@ -15,7 +15,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/thread_pool.h"
 #include "physics/contact_cache.h"
+#include "physics/contact_color.h"
 #include "physics/manifold_detect.h"
 #include "physics/solver_body.h"
 #include "voltex/physics.h"
@@ -71,9 +73,9 @@ typedef struct {
     float t2[4];
     float inv_mass_a, inv_mass_b, friction;
     uint32_t a, b;  /* body slots */
-    uint32_t first; /* rows[first .. first + count) */
+    uint32_t first;  /* hot_rows[first .. first + count) */
     uint32_t count;
-    uint32_t pad;
+    uint32_t source; /* the first of its points in rows / anchors */
 } vx_contact_hot_constraint;
 
 typedef struct {
@@ -108,6 +110,11 @@ typedef struct {
     vx_contact_anchor *anchors;
     size_t point_count;
     size_t point_capacity;
+    /* the solve order: the solved constraints by colour (contact_color.h);
+     * hot[j] is constraints[colors.order[j]] */
+    vx_contact_colors colors;
+    vx_thread_pool *pool; /* the step's threads (NULL: one), not owned */
+    bool colored;         /* config->order is VX_SOLVER_ORDER_COLORED */
     /* the velocity iterations' packed arrays (aligned, reused) */
     vx_contact_hot_constraint *hot;
     size_t hot_capacity;
@@ -119,6 +126,9 @@ typedef struct {
      * point's start separation, world arms and impulse summed over the
      * substeps, and the bodies' positions at the start of the step */
     size_t hot_solved;
+    /* velocity passes of the step so far: the points of a manifold go
+     * forwards in even passes, backwards in odd ones, across substeps */
+    unsigned passes;
     vx_contact_substep_point *substep_points;
     size_t substep_point_capacity;
     vx_vec3 *start_x;
@@ -134,12 +144,12 @@ void vx_contact_solver_free(vx_contact_solver *s);
 vx_status vx_contact_solver_prepare(vx_contact_solver *s, const vx_manifold_detector *d,
                                     const vx_solver_bodies *bodies, const vx_contact_cache *cache,
                                     const vx_physics_config *config, float h);
-/* Applies the warm-start impulses to the bodies' velocities. */
-void vx_contact_solver_warm_start(const vx_contact_solver *s, vx_solver_bodies *bodies);
-/* iterations passes of friction then normal rows over every constraint, on
- * packed copies of the rows and velocities (contact_velocity.c). VX_ERR_NOMEM
- * if the packed arrays cannot grow (nothing is changed then). */
-vx_status vx_contact_solver_solve_velocities(vx_contact_solver *s, vx_solver_bodies *bodies, int iterations);
+/* On packed copies of the rows and velocities (contact_velocity.c), colour
+ * by colour: the warm-start impulses applied (when warm_start), then
+ * iterations passes of friction then normal rows over every constraint.
+ * VX_ERR_NOMEM if the packed arrays cannot grow (nothing is changed then). */
+vx_status vx_contact_solver_solve_velocities(vx_contact_solver *s, vx_solver_bodies *bodies, bool warm_start,
+                                             int iterations);
 /* config->position_iterations non-linear Gauss-Seidel passes on the poses
  * (after integration): separations from the body-frame anchors, correction
  * clamp(percent (sep + slop), -max_correction, 0). Velocities unchanged. */
@@ -177,8 +187,9 @@ void vx_contact_substep_end(vx_contact_solver *s, const vx_solver_bodies *bodies
  * carry the summed impulses, for vx_contact_solver_report. */
 void vx_contact_substep_finish(vx_contact_solver *s, vx_solver_bodies *bodies, const vx_physics_config *config);
 
-/* Shared with contact_substep.c (contact_velocity.c): the packed arrays
- * filled from the rows and velocities, and the packed impulses copied back. */
+/* Shared with contact_substep.c (contact_velocity.c): the solve order and
+ * the packed arrays filled from the rows and velocities in that order, and
+ * the packed impulses copied back. */
 vx_status vx_contact_solver_pack(vx_contact_solver *s, const vx_solver_bodies *bodies, size_t *solved);
 void vx_contact_solver_unpack_impulses(const vx_contact_solver *s, size_t solved);
 /* One constraint's friction and normal rows, once (backwards: the points in

@@ -19,8 +19,11 @@
  * applied once at the end of the step (vx_contact_substep_finish). */
 #include "physics/contact_solver.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "physics/color_sweep.h"
 
 static vx_vec3 get3(const float in[4]) { return vx_vec3_make(in[0], in[1], in[2]); }
 
@@ -63,6 +66,7 @@ vx_status vx_contact_substep_begin(vx_contact_solver *s, const vx_solver_bodies 
     if (st == VX_OK) st = grow((void **)&s->start_x, &s->start_x_capacity, bodies->count, sizeof *s->start_x);
     if (st == VX_OK) st = vx_contact_solver_pack(s, bodies, &s->hot_solved);
     if (st != VX_OK) return st;
+    s->passes = 0;
     for (size_t i = 0; i < bodies->count; i++) s->start_x[i] = bodies->pose[i].x;
     for (size_t i = 0; i < s->count; i++) {
         const vx_contact_constraint *c = &s->constraints[i];
@@ -102,7 +106,7 @@ static void update_targets(vx_contact_solver *s, const vx_solver_bodies *bodies,
     vx_vec3 nb = vx_quat_rotate(vx_quat_conjugate(pb->q), n);
     for (uint32_t k = 0; k < c->count; k++) {
         vx_contact_hot_row *r = &s->hot_rows[c->first + k];
-        const vx_contact_substep_point *p = &s->substep_points[c->first + k];
+        const vx_contact_substep_point *p = &s->substep_points[c->source + k];
         float sep = p->base + moved + vx_vec3_dot(nb, p->local_b) - vx_vec3_dot(na, p->local_a);
         r->pad = 0.0f;
         if (sep > 0.0f) {
@@ -117,69 +121,98 @@ static void update_targets(vx_contact_solver *s, const vx_solver_bodies *bodies,
     }
 }
 
-static void load_velocities(vx_contact_solver *s, const vx_solver_bodies *bodies)
+typedef struct {
+    vx_contact_solver *s;
+    vx_solver_bodies *bodies;
+    bool warm_starting;
+    float inv_h, bias_rate;
+    float mass_scale, impulse_scale;
+    int iterations;
+    unsigned first_pass; /* the step's count of passes before this sweep */
+} substep_job;
+
+static void load_velocity_range(void *arg, size_t begin, size_t end)
 {
-    for (size_t i = 0; i < bodies->count; i++) {
-        put3(s->hot_velocity[i].v, bodies->velocity[i].v);
-        put3(s->hot_velocity[i].w, bodies->velocity[i].w);
+    substep_job *job = arg;
+    for (size_t i = begin; i < end; i++) {
+        put3(job->s->hot_velocity[i].v, job->bodies->velocity[i].v);
+        put3(job->s->hot_velocity[i].w, job->bodies->velocity[i].w);
     }
 }
 
-static void store_velocities(const vx_contact_solver *s, vx_solver_bodies *bodies)
+static void store_velocity_range(void *arg, size_t begin, size_t end)
 {
-    for (size_t i = 0; i < bodies->count; i++) {
-        if (!(bodies->mass[i].inv_mass > 0.0f)) continue;
-        bodies->velocity[i].v = get3(s->hot_velocity[i].v);
-        bodies->velocity[i].w = get3(s->hot_velocity[i].w);
+    substep_job *job = arg;
+    for (size_t i = begin; i < end; i++) {
+        if (!(job->bodies->mass[i].inv_mass > 0.0f)) continue;
+        job->bodies->velocity[i].v = get3(job->s->hot_velocity[i].v);
+        job->bodies->velocity[i].w = get3(job->s->hot_velocity[i].w);
     }
 }
 
-/* The pushing targets, and the accumulated impulses applied again (cleared
- * without warm starting), in one pass over the rows. */
-static void warm_start(vx_contact_solver *s, const vx_solver_bodies *bodies, bool warm_starting, float inv_h,
-                       float bias_rate)
+/* Constraint i's pushing targets, and its accumulated impulses applied
+ * again (cleared without warm starting). */
+static void warm_start(vx_contact_solver *s, const vx_solver_bodies *bodies, size_t i, bool warm_starting,
+                       float inv_h, float bias_rate)
 {
     vx_contact_hot_velocity *vel = s->hot_velocity;
-    for (size_t i = 0; i < s->hot_solved; i++) {
-        update_targets(s, bodies, i, inv_h, true, bias_rate);
-        const vx_contact_hot_constraint *c = &s->hot[i];
-        vx_contact_hot_row *rows = &s->hot_rows[c->first];
-        if (!warm_starting) {
-            for (uint32_t k = 0; k < c->count; k++) {
-                rows[k].normal_impulse = 0.0f;
-                rows[k].tangent_impulse[0] = 0.0f;
-                rows[k].tangent_impulse[1] = 0.0f;
-            }
-            continue;
-        }
-        vx_vec3 n = get3(c->n), t1 = get3(c->t1), t2 = get3(c->t2);
-        vx_vec3 va = get3(vel[c->a].v), wa = get3(vel[c->a].w);
-        vx_vec3 vb = get3(vel[c->b].v), wb = get3(vel[c->b].w);
+    update_targets(s, bodies, i, inv_h, true, bias_rate);
+    const vx_contact_hot_constraint *c = &s->hot[i];
+    vx_contact_hot_row *rows = &s->hot_rows[c->first];
+    if (!warm_starting) {
         for (uint32_t k = 0; k < c->count; k++) {
-            const vx_contact_hot_row *r = &rows[k];
-            vx_vec3 p = vx_vec3_add(vx_vec3_scale(n, r->normal_impulse),
-                                    vx_vec3_add(vx_vec3_scale(t1, r->tangent_impulse[0]),
-                                                vx_vec3_scale(t2, r->tangent_impulse[1])));
-            vx_vec3 dwa = vx_vec3_add(vx_vec3_scale(get3(r->ia_n), r->normal_impulse),
-                                      vx_vec3_add(vx_vec3_scale(get3(r->ia_t[0]), r->tangent_impulse[0]),
-                                                  vx_vec3_scale(get3(r->ia_t[1]), r->tangent_impulse[1])));
-            vx_vec3 dwb = vx_vec3_add(vx_vec3_scale(get3(r->ib_n), r->normal_impulse),
-                                      vx_vec3_add(vx_vec3_scale(get3(r->ib_t[0]), r->tangent_impulse[0]),
-                                                  vx_vec3_scale(get3(r->ib_t[1]), r->tangent_impulse[1])));
-            va = vx_vec3_sub(va, vx_vec3_scale(p, c->inv_mass_a));
-            wa = vx_vec3_sub(wa, dwa);
-            vb = vx_vec3_add(vb, vx_vec3_scale(p, c->inv_mass_b));
-            wb = vx_vec3_add(wb, dwb);
+            rows[k].normal_impulse = 0.0f;
+            rows[k].tangent_impulse[0] = 0.0f;
+            rows[k].tangent_impulse[1] = 0.0f;
         }
-        if (c->inv_mass_a > 0.0f) {
-            put3(vel[c->a].v, va);
-            put3(vel[c->a].w, wa);
-        }
-        if (c->inv_mass_b > 0.0f) {
-            put3(vel[c->b].v, vb);
-            put3(vel[c->b].w, wb);
-        }
+        return;
     }
+    vx_vec3 n = get3(c->n), t1 = get3(c->t1), t2 = get3(c->t2);
+    vx_vec3 va = get3(vel[c->a].v), wa = get3(vel[c->a].w);
+    vx_vec3 vb = get3(vel[c->b].v), wb = get3(vel[c->b].w);
+    for (uint32_t k = 0; k < c->count; k++) {
+        const vx_contact_hot_row *r = &rows[k];
+        vx_vec3 p = vx_vec3_add(vx_vec3_scale(n, r->normal_impulse),
+                                vx_vec3_add(vx_vec3_scale(t1, r->tangent_impulse[0]),
+                                            vx_vec3_scale(t2, r->tangent_impulse[1])));
+        vx_vec3 dwa = vx_vec3_add(vx_vec3_scale(get3(r->ia_n), r->normal_impulse),
+                                  vx_vec3_add(vx_vec3_scale(get3(r->ia_t[0]), r->tangent_impulse[0]),
+                                              vx_vec3_scale(get3(r->ia_t[1]), r->tangent_impulse[1])));
+        vx_vec3 dwb = vx_vec3_add(vx_vec3_scale(get3(r->ib_n), r->normal_impulse),
+                                  vx_vec3_add(vx_vec3_scale(get3(r->ib_t[0]), r->tangent_impulse[0]),
+                                              vx_vec3_scale(get3(r->ib_t[1]), r->tangent_impulse[1])));
+        va = vx_vec3_sub(va, vx_vec3_scale(p, c->inv_mass_a));
+        wa = vx_vec3_sub(wa, dwa);
+        vb = vx_vec3_add(vb, vx_vec3_scale(p, c->inv_mass_b));
+        wb = vx_vec3_add(wb, dwb);
+    }
+    if (c->inv_mass_a > 0.0f) {
+        put3(vel[c->a].v, va);
+        put3(vel[c->a].w, wa);
+    }
+    if (c->inv_mass_b > 0.0f) {
+        put3(vel[c->b].v, vb);
+        put3(vel[c->b].w, wb);
+    }
+}
+
+/* pass 0: targets and warm start; then the iterations (soft push-out) */
+static float solve_range(void *arg, size_t unit_begin, size_t unit_end, int pass)
+{
+    substep_job *job = arg;
+    vx_contact_solver *s = job->s;
+    size_t begin, end;
+    vx_color_positions(&s->colors, unit_begin, unit_end, &begin, &end);
+    if (pass == 0) {
+        for (size_t i = begin; i < end; i++)
+            warm_start(s, job->bodies, i, job->warm_starting, job->inv_h, job->bias_rate);
+        return 0.0f;
+    }
+    bool backwards = ((job->first_pass + (unsigned)pass - 1u) & 1u) != 0;
+    for (size_t i = begin; i < end; i++)
+        vx_contact_solver_solve_packed(&s->hot[i], &s->hot_rows[s->hot[i].first], s->hot_velocity, backwards,
+                                       job->mass_scale, job->impulse_scale);
+    return 0.0f;
 }
 
 void vx_contact_substep_solve(vx_contact_solver *s, vx_solver_bodies *bodies, float h, int iterations,
@@ -190,34 +223,40 @@ void vx_contact_substep_solve(vx_contact_solver *s, vx_solver_bodies *bodies, fl
     float a1 = 2.0f * VX_SUBSTEP_DAMPING_RATIO + h * omega;
     float a2 = h * omega * a1;
     float a3 = 1.0f / (1.0f + a2);
-    load_velocities(s, bodies);
-    warm_start(s, bodies, config->warm_starting, 1.0f / h, omega / a1);
-    for (int it = 0; it < iterations; it++) {
-        bool backwards = (it & 1) != 0; /* as in vx_contact_solver_solve_velocities */
-        for (size_t i = 0; i < s->hot_solved; i++)
-            vx_contact_solver_solve_packed(&s->hot[i], &s->hot_rows[s->hot[i].first], s->hot_velocity, backwards,
-                                           a2 * a3, a3);
+    substep_job job = {s, bodies, config->warm_starting, 1.0f / h, omega / a1, a2 * a3, a3, iterations, s->passes};
+    vx_parallel_for(s->pool, bodies->count, load_velocity_range, &job);
+    vx_color_sweep(s->pool, &s->colors, iterations + 1, s->passes + 1u, solve_range, &job, INFINITY);
+    s->passes += (unsigned)(iterations > 0 ? iterations : 0);
+    vx_parallel_for(s->pool, bodies->count, store_velocity_range, &job);
+}
+
+/* the relax passes: targets without push-out first, impulses summed last */
+static float relax_range(void *arg, size_t unit_begin, size_t unit_end, int pass)
+{
+    substep_job *job = arg;
+    vx_contact_solver *s = job->s;
+    size_t begin, end;
+    vx_color_positions(&s->colors, unit_begin, unit_end, &begin, &end);
+    bool backwards = ((job->first_pass + (unsigned)pass) & 1u) != 0;
+    bool last = pass + 1 == job->iterations;
+    for (size_t i = begin; i < end; i++) {
+        const vx_contact_hot_constraint *c = &s->hot[i];
+        vx_contact_hot_row *rows = &s->hot_rows[c->first];
+        if (pass == 0) update_targets(s, job->bodies, i, job->inv_h, false, 0.0f);
+        vx_contact_solver_solve_packed(c, rows, s->hot_velocity, backwards, 1.0f, 0.0f);
+        if (last)
+            for (uint32_t k = 0; k < c->count; k++) s->substep_points[c->source + k].total += rows[k].normal_impulse;
     }
-    store_velocities(s, bodies);
+    return 0.0f;
 }
 
 void vx_contact_substep_relax(vx_contact_solver *s, vx_solver_bodies *bodies, float h, int iterations)
 {
-    load_velocities(s, bodies);
-    float inv_h = 1.0f / h;
-    for (int it = 0; it < iterations; it++) {
-        bool backwards = (it & 1) != 0;
-        bool last = it + 1 == iterations;
-        for (size_t i = 0; i < s->hot_solved; i++) {
-            const vx_contact_hot_constraint *c = &s->hot[i];
-            vx_contact_hot_row *rows = &s->hot_rows[c->first];
-            if (it == 0) update_targets(s, bodies, i, inv_h, false, 0.0f);
-            vx_contact_solver_solve_packed(c, rows, s->hot_velocity, backwards, 1.0f, 0.0f);
-            if (last)
-                for (uint32_t k = 0; k < c->count; k++) s->substep_points[c->first + k].total += rows[k].normal_impulse;
-        }
-    }
-    store_velocities(s, bodies);
+    substep_job job = {s, bodies, false, 1.0f / h, 0.0f, 1.0f, 0.0f, iterations, s->passes};
+    vx_parallel_for(s->pool, bodies->count, load_velocity_range, &job);
+    vx_color_sweep(s->pool, &s->colors, iterations, s->passes, relax_range, &job, INFINITY);
+    s->passes += (unsigned)(iterations > 0 ? iterations : 0);
+    vx_parallel_for(s->pool, bodies->count, store_velocity_range, &job);
 }
 
 void vx_contact_substep_end(vx_contact_solver *s, const vx_solver_bodies *bodies)

@@ -15,6 +15,7 @@
 #include "physics/manifold_detect.h"
 
 #include "physics/ccd.h"
+#include "physics/color_sweep.h"
 #include "physics/collide_internal.h"
 
 #include <stdlib.h>
@@ -25,6 +26,7 @@ void vx_manifold_detector_init(vx_manifold_detector *d) { memset(d, 0, sizeof *d
 void vx_manifold_detector_free(vx_manifold_detector *d)
 {
     free(d->items);
+    free(d->hit);
     vx_manifold_detector_init(d);
 }
 
@@ -175,17 +177,41 @@ bool vx_manifold_detect_pair(const vx_solver_bodies *bodies, uint32_t a, uint32_
     return true;
 }
 
+typedef struct {
+    vx_manifold_detector *d;
+    const vx_solver_bodies *bodies;
+    const vx_broadphase_pair_list *pairs;
+    float speculative_distance, h;
+} detect_job;
+
+/* Pairs [begin, end): pair p's manifold into items[p], hit[p] says if any. */
+static void detect_range(void *arg, size_t begin, size_t end)
+{
+    detect_job *job = arg;
+    const vx_solver_bodies *bodies = job->bodies;
+    for (size_t p = begin; p < end; p++) {
+        uint32_t a = job->pairs->items[p].a;
+        uint32_t b = job->pairs->items[p].b;
+        job->d->hit[p] = (can_move(&bodies->info[a]) || can_move(&bodies->info[b])) && /* else nothing responds */
+                         vx_manifold_detect_pair(bodies, a, b, job->speculative_distance, job->h, &job->d->items[p]);
+    }
+}
+
 vx_status vx_manifold_detect(vx_manifold_detector *d, const vx_solver_bodies *bodies,
-                             const vx_broadphase_pair_list *pairs, float speculative_distance, float h)
+                             const vx_broadphase_pair_list *pairs, float speculative_distance, float h,
+                             vx_thread_pool *pool)
 {
     d->count = 0;
+    vx_status st = grow((void **)&d->items, &d->capacity, pairs->count, sizeof *d->items);
+    if (st == VX_OK) st = grow((void **)&d->hit, &d->hit_capacity, pairs->count, sizeof *d->hit);
+    if (st != VX_OK) return st;
+    detect_job job = {d, bodies, pairs, speculative_distance, h};
+    vx_parallel_for(pool, pairs->count, detect_range, &job);
+    /* the manifolds found, in pair order */
     for (size_t p = 0; p < pairs->count; p++) {
-        uint32_t a = pairs->items[p].a;
-        uint32_t b = pairs->items[p].b;
-        if (!can_move(&bodies->info[a]) && !can_move(&bodies->info[b])) continue; /* nothing could respond */
-        vx_status st = grow((void **)&d->items, &d->capacity, d->count + 1u, sizeof *d->items);
-        if (st != VX_OK) return st;
-        if (vx_manifold_detect_pair(bodies, a, b, speculative_distance, h, &d->items[d->count])) d->count++;
+        if (!d->hit[p]) continue;
+        if (d->count != p) d->items[d->count] = d->items[p];
+        d->count++;
     }
     return VX_OK;
 }

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/thread_pool.h"
 #include "physics/broadphase.h"
 #include "physics/solver_body.h"
 #include "voltex/collide.h"
@@ -29,6 +30,8 @@ typedef struct {
     vx_pair_manifold *items; /* sorted by (entity a, entity b) */
     size_t count;
     size_t capacity;
+    bool *hit; /* scratch: per broad-phase pair, a manifold was found */
+    size_t hit_capacity;
 } vx_manifold_detector;
 
 void vx_manifold_detector_init(vx_manifold_detector *d);
@@ -49,8 +52,10 @@ bool vx_manifold_detect_pair(const vx_solver_bodies *bodies, uint32_t a, uint32_
 
 /* Finds the manifolds of the bodies' current poses for the broad phase's
  * pairs (body slots, sorted by (a, b), a < b), skipping pairs where neither
- * body can move; d->items is replaced. */
+ * body can move; d->items is replaced. The pairs are split between the
+ * pool's threads (NULL: one); the result does not depend on the split. */
 vx_status vx_manifold_detect(vx_manifold_detector *d, const vx_solver_bodies *bodies,
-                             const vx_broadphase_pair_list *pairs, float speculative_distance, float h);
+                             const vx_broadphase_pair_list *pairs, float speculative_distance, float h,
+                             vx_thread_pool *pool);
 
 #endif

@@ -30,6 +30,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/thread_pool.h"
 #include "physics/body_broadphase.h"
 #include "physics/contact_key.h"
 #include "physics/ccd.h"
@@ -50,6 +51,7 @@ struct vx_step_state {
     vx_contact_cache cache;
     vx_step_counts counts;
     vx_ccd_scratch ccd;
+    vx_thread_pool *pool; /* config->threads > 1 */
     /* profiling (vx_physics_profile): stage seconds of the current step, and
      * the clock reading the next lap is measured from */
     bool profile;
@@ -110,6 +112,7 @@ void vx_physics_scratch_free(vx_physics_scratch *s)
         vx_contact_solver_free(&s->state->solver);
         vx_contact_cache_free(&s->state->cache);
         vx_ccd_scratch_free(&s->state->ccd);
+        vx_thread_pool_destroy(s->state->pool);
         free(s->state);
         s->state = NULL;
     }
@@ -131,6 +134,23 @@ static vx_status ensure_state(vx_physics_scratch *scratch)
     return VX_OK;
 }
 
+/* the most threads a step uses (the scene format's limit too) */
+#define VX_STEP_MAX_THREADS 256
+
+/* The pool of config->threads threads, kept from step to step. */
+static vx_status ensure_pool(struct vx_step_state *st, int threads)
+{
+    if (threads > VX_STEP_MAX_THREADS) threads = VX_STEP_MAX_THREADS;
+    if (threads <= 1) {
+        vx_thread_pool_destroy(st->pool);
+        st->pool = NULL;
+        return VX_OK;
+    }
+    if (st->pool && vx_thread_pool_size(st->pool) == threads) return VX_OK;
+    vx_thread_pool_destroy(st->pool);
+    st->pool = NULL;
+    return vx_thread_pool_create(&st->pool, threads);
+}
 
 /* The first velocity stage of a step, then broad phase, wake pass, narrow
  * phase and contact set-up for a solver substep of h; detection looks ahead
@@ -151,7 +171,7 @@ static vx_status detect_and_prepare(struct vx_step_state *st, const vx_physics_c
     vx_sleep_wake_touched(&st->sleep, bodies, pairs, config->speculative_distance, h);
     st->counts.narrow_pairs += pairs->count;
     lap(st, STAGE_BROAD);
-    s = vx_manifold_detect(&st->detector, bodies, pairs, config->speculative_distance, lookahead);
+    s = vx_manifold_detect(&st->detector, bodies, pairs, config->speculative_distance, lookahead, st->pool);
     lap(st, STAGE_NARROW);
     if (s == VX_OK) s = vx_contact_solver_prepare(&st->solver, &st->detector, bodies, &st->cache, config, h);
     if (s != VX_OK) return s;
@@ -177,8 +197,7 @@ static vx_status substep(struct vx_step_state *st, const vx_physics_config *conf
     vx_broadphase_pair_list *pairs = NULL;
     vx_status s = detect_and_prepare(st, config, h, h, &pairs);
     if (s != VX_OK) return s;
-    if (config->warm_starting) vx_contact_solver_warm_start(&st->solver, bodies);
-    s = vx_contact_solver_solve_velocities(&st->solver, bodies, config->iterations);
+    s = vx_contact_solver_solve_velocities(&st->solver, bodies, config->warm_starting, config->iterations);
     if (s != VX_OK) return s;
     lap(st, STAGE_SOLVER);
 
@@ -250,6 +269,10 @@ vx_status vx_physics_step(vx_world *world, const vx_physics_config *config, vx_p
     state->profile = scratch->profile;
     memset(&state->times, 0, sizeof state->times);
     if (state->profile) state->lap_start = monotonic_seconds();
+    st = ensure_pool(state, config->threads);
+    if (st != VX_OK) return st;
+    state->solver.pool = state->pool;
+    state->solver.colored = config->order == VX_SOLVER_ORDER_COLORED;
     st = vx_solver_bodies_gather(&state->bodies, world, config->gravity);
     if (st != VX_OK) return st;
     memset(&state->counts, 0, sizeof state->counts);

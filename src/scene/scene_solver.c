@@ -11,7 +11,7 @@
 static const char *const solver_keys[] = {
     "iterations",     "position_iterations", "substeps",       "warm_starting",        "sleeping",
     "threads",        "restitution_threshold", "baumgarte_slop", "baumgarte_percent", "max_correction",
-    "speculative_distance", "broadphase"};
+    "speculative_distance", "broadphase", "order"};
 
 static vx_status read_broadphase(vx_json_reader *r, const cJSON *item, vx_broadphase_kind *out)
 {
@@ -24,6 +24,20 @@ static vx_status read_broadphase(vx_json_reader *r, const cJSON *item, vx_broadp
         *out = VX_BROADPHASE_BVH;
     else
         return vx_json_fail(r, VX_ERR_INVALID, "must be \"tree\" or \"bvh\"");
+    return VX_OK;
+}
+
+static vx_status read_order(vx_json_reader *r, const cJSON *item, vx_solver_order *out)
+{
+    const char *name = NULL;
+    vx_status st = vx_json_read_string(r, item, &name);
+    if (st != VX_OK) return st;
+    if (strcmp(name, "sequential") == 0)
+        *out = VX_SOLVER_ORDER_SEQUENTIAL;
+    else if (strcmp(name, "colored") == 0)
+        *out = VX_SOLVER_ORDER_COLORED;
+    else
+        return vx_json_fail(r, VX_ERR_INVALID, "must be \"sequential\" or \"colored\"");
     return VX_OK;
 }
 
@@ -47,6 +61,7 @@ static vx_status read_solver_member(vx_scene_builder *b, const cJSON *m, vx_phys
     if (strcmp(key, "warm_starting") == 0) return vx_json_read_bool(r, m, &c->warm_starting);
     if (strcmp(key, "sleeping") == 0) return vx_json_read_bool(r, m, &c->sleeping);
     if (strcmp(key, "broadphase") == 0) return read_broadphase(r, m, &c->broadphase);
+    if (strcmp(key, "order") == 0) return read_order(r, m, &c->order);
     if (strcmp(key, "restitution_threshold") == 0)
         return vx_json_read_float(r, m, VX_JSON_NON_NEGATIVE, &c->restitution_threshold);
     if (strcmp(key, "baumgarte_slop") == 0) return vx_json_read_float(r, m, VX_JSON_NON_NEGATIVE, &c->baumgarte_slop);

@@ -1,0 +1,39 @@
+/* A fixed set of worker threads for the step's parallel stages (private).
+ *
+ * vx_thread_pool_run(pool, fn, ctx) calls fn(ctx, t, n) once on each of the
+ * pool's n threads (t = 0 is the calling thread) and returns when all have
+ * returned; inside fn, vx_thread_pool_barrier waits until all n threads
+ * reach it. Work is split by thread index, never claimed first come first
+ * served, so what a thread does never depends on timing: with results
+ * written to slots that do not depend on the split, output is the same for
+ * every n. Waiting threads spin briefly, then yield, then (between runs)
+ * sleep on a condition variable, so an idle pool costs no CPU. A NULL pool
+ * or one of one thread runs fn(ctx, 0, 1) on the caller. */
+#ifndef VOLTEX_COMMON_THREAD_POOL_H
+#define VOLTEX_COMMON_THREAD_POOL_H
+
+#include "voltex/error.h"
+
+typedef struct vx_thread_pool vx_thread_pool;
+
+typedef void (*vx_parallel_fn)(void *ctx, int thread, int threads);
+
+/* A pool of `threads` threads (>= 1; threads - 1 workers are started).
+ * VX_ERR_NOMEM when memory or threads cannot be had (nothing is left
+ * running then). */
+vx_status vx_thread_pool_create(vx_thread_pool **out, int threads);
+void vx_thread_pool_destroy(vx_thread_pool *pool);
+int vx_thread_pool_size(const vx_thread_pool *pool);
+
+void vx_thread_pool_run(vx_thread_pool *pool, vx_parallel_fn fn, void *ctx);
+/* Only inside fn of a run, called by every thread the same number of times. */
+void vx_thread_pool_barrier(vx_thread_pool *pool);
+
+/* The share [begin, end) of n items that thread t of threads takes. */
+static inline void vx_thread_share(size_t n, int t, int threads, size_t *begin, size_t *end)
+{
+    *begin = n * (size_t)t / (size_t)threads;
+    *end = n * (size_t)(t + 1) / (size_t)threads;
+}
+
+#endif

@@ -1,0 +1,93 @@
+/* Coloured passes and plain parallel loops over a thread pool
+ * (color_sweep.h). */
+#include "physics/color_sweep.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* the most threads a sweep keeps a minimum for (the pool is never larger) */
+#define VX_SWEEP_MAX_THREADS 256
+
+typedef struct {
+    vx_thread_pool *pool;
+    const vx_contact_colors *colors;
+    int passes;
+    vx_color_range_fn fn;
+    void *arg;
+    float stop_at;
+    unsigned parity;
+    /* each thread's minimum of the pass, by pass parity: a thread starting
+     * pass p + 2 has passed the barriers of p + 1, after every read of p's */
+    float mins[2][VX_SWEEP_MAX_THREADS];
+} sweep;
+
+static void sweep_thread(void *ctx, int t, int threads)
+{
+    sweep *sw = ctx;
+    const vx_contact_colors *c = sw->colors;
+    for (int pass = 0; pass < sw->passes; pass++) {
+        float m = INFINITY;
+        size_t lvl_begin = 0, lvl_end = 0;
+        for (size_t rr = 0; rr < c->range_count; rr++) {
+            if (rr == lvl_end) {
+                lvl_begin = rr;
+                lvl_end = rr;
+                while (lvl_end < c->range_count && c->ranges[lvl_end].level == c->ranges[rr].level) lvl_end++;
+            }
+            size_t r = ((sw->parity + (unsigned)pass) & 1u) ? lvl_end - 1 - (rr - lvl_begin) : rr;
+            const vx_color_range *range = &c->ranges[r];
+            size_t b = range->begin, e = range->end; /* units */
+            if (range->serial) {
+                if (t != 0) e = b;
+            } else {
+                vx_thread_share(range->end - range->begin, t, threads, &b, &e);
+                b += range->begin;
+                e += range->begin;
+            }
+            if (e > b) m = fminf(m, sw->fn(sw->arg, b, e, pass));
+            vx_thread_pool_barrier(sw->pool);
+        }
+        if (isinf(sw->stop_at)) continue;
+        sw->mins[pass & 1][t] = m;
+        vx_thread_pool_barrier(sw->pool);
+        float all = INFINITY;
+        for (int i = 0; i < threads; i++) all = fminf(all, sw->mins[pass & 1][i]);
+        if (all >= sw->stop_at) break;
+    }
+}
+
+void vx_color_sweep(vx_thread_pool *pool, const vx_contact_colors *colors, int passes, unsigned parity,
+                    vx_color_range_fn fn, void *arg, float stop_at)
+{
+    if (passes <= 0 || colors->count == 0) return;
+    sweep sw;
+    sw.pool = pool;
+    sw.colors = colors;
+    sw.passes = passes;
+    sw.fn = fn;
+    sw.arg = arg;
+    sw.stop_at = stop_at;
+    sw.parity = parity;
+    vx_thread_pool_run(pool, sweep_thread, &sw);
+}
+
+typedef struct {
+    size_t n;
+    vx_item_range_fn fn;
+    void *arg;
+} loop;
+
+static void loop_thread(void *ctx, int t, int threads)
+{
+    loop *l = ctx;
+    size_t b, e;
+    vx_thread_share(l->n, t, threads, &b, &e);
+    if (e > b) l->fn(l->arg, b, e);
+}
+
+void vx_parallel_for(vx_thread_pool *pool, size_t n, vx_item_range_fn fn, void *arg)
+{
+    if (n == 0) return;
+    loop l = {n, fn, arg};
+    vx_thread_pool_run(pool, loop_thread, &l);
+}

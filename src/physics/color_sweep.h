@@ -1,0 +1,39 @@
+/* Passes over the coloured constraints, split between the threads of a pool
+ * (private to the physics module; contact_color.h, common/thread_pool.h).
+ *
+ * vx_color_sweep calls fn(arg, begin, end, pass) on ranges of units
+ * (contact_color.h; vx_color_positions gives their positions in
+ * colors->order): pass p visits the levels in order, and the ranges of a
+ * level in order when parity + p is even, in reverse when it is odd (always
+ * the same colour first would give the same side of every box the larger
+ * share of its support, a torque that tips a pyramid), each range split
+ * between the threads by index (a serial range: thread 0 alone), with a
+ * barrier after each. What fn does to one position may touch only the bodies of
+ * that constraint, so results do not depend on the split. fn returns a
+ * value to take the minimum of over the pass; a pass whose minimum is at
+ * least stop_at is the last one (INFINITY: all passes run). */
+#ifndef VOLTEX_PHYSICS_COLOR_SWEEP_H
+#define VOLTEX_PHYSICS_COLOR_SWEEP_H
+
+#include "common/thread_pool.h"
+#include "physics/contact_color.h"
+
+/* Units [begin, end) as positions [*first, *last) in colors->order. */
+static inline void vx_color_positions(const vx_contact_colors *c, size_t begin, size_t end, size_t *first,
+                                      size_t *last)
+{
+    *first = c->unit_start[begin];
+    *last = c->unit_start[end];
+}
+
+typedef float (*vx_color_range_fn)(void *arg, size_t begin, size_t end, int pass);
+
+void vx_color_sweep(vx_thread_pool *pool, const vx_contact_colors *colors, int passes, unsigned parity,
+                    vx_color_range_fn fn, void *arg, float stop_at);
+
+/* Every item [0, n) once, split between the threads (no order between
+ * items: each must touch only its own data). */
+typedef void (*vx_item_range_fn)(void *arg, size_t begin, size_t end);
+void vx_parallel_for(vx_thread_pool *pool, size_t n, vx_item_range_fn fn, void *arg);
+
+#endif

@@ -1,0 +1,265 @@
+/* Depth levels and greedy colours of the contact constraints
+ * (contact_color.h). */
+#include "physics/contact_color.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/grow.h"
+
+#define NONE UINT32_MAX
+#define LEFTOVER VX_LEVEL_COLORS /* the colour of a level's items that found none free */
+
+void vx_contact_colors_init(vx_contact_colors *c) { memset(c, 0, sizeof *c); }
+
+void vx_contact_colors_free(vx_contact_colors *c)
+{
+    free(c->order);
+    free(c->ranges);
+    free(c->unit_start);
+    free(c->ids);
+    free(c->a);
+    free(c->b);
+    free(c->moved);
+    free(c->color);
+    free(c->key);
+    free(c->next);
+    free(c->depth);
+    free(c->head);
+    free(c->queue);
+    free(c->mask);
+    free(c->stamp);
+    free(c->cursor);
+    vx_contact_colors_init(c);
+}
+
+vx_status vx_contact_colors_begin(vx_contact_colors *c, size_t max_items, size_t body_count)
+{
+    size_t cap;
+    vx_status st = VX_OK;
+    c->count = 0;
+    c->range_count = 0;
+    c->unit_count = 0;
+    if (max_items > c->capacity) {
+        st = vx_grow_capacity(c->capacity, max_items, 64u, 2u * sizeof *c->next, &cap);
+        VX_GROW_ARRAY(st, c->order, cap);
+        VX_GROW_ARRAY(st, c->ids, cap);
+        VX_GROW_ARRAY(st, c->a, cap);
+        VX_GROW_ARRAY(st, c->b, cap);
+        VX_GROW_ARRAY(st, c->moved, cap);
+        VX_GROW_ARRAY(st, c->color, cap);
+        VX_GROW_ARRAY(st, c->key, cap);
+        VX_GROW_ARRAY(st, c->next, 2u * cap);
+        if (st == VX_OK) c->capacity = cap;
+    }
+    if (st == VX_OK && max_items + 1u > c->unit_capacity) {
+        st = vx_grow_capacity(c->unit_capacity, max_items + 1u, 64u, sizeof *c->unit_start, &cap);
+        VX_GROW_ARRAY(st, c->unit_start, cap);
+        if (st == VX_OK) c->unit_capacity = cap;
+    }
+    if (st == VX_OK && body_count > c->body_capacity) {
+        st = vx_grow_capacity(c->body_capacity, body_count, 64u, sizeof *c->mask, &cap);
+        VX_GROW_ARRAY(st, c->depth, cap);
+        VX_GROW_ARRAY(st, c->head, cap);
+        VX_GROW_ARRAY(st, c->queue, cap);
+        VX_GROW_ARRAY(st, c->mask, cap);
+        VX_GROW_ARRAY(st, c->stamp, cap);
+        if (st == VX_OK) c->body_capacity = cap;
+    }
+    if (st != VX_OK) return st;
+    for (size_t i = 0; i < body_count; i++) {
+        c->head[i] = NONE;
+        c->depth[i] = NONE;
+        c->stamp[i] = 0u; /* levels stamp l + 1 */
+    }
+    return VX_OK;
+}
+
+void vx_contact_colors_add(vx_contact_colors *c, uint32_t item, uint32_t a, bool moved_a, uint32_t b, bool moved_b)
+{
+    uint32_t i = (uint32_t)c->count++;
+    c->ids[i] = item;
+    c->a[i] = a;
+    c->b[i] = b;
+    c->moved[i] = (uint8_t)((moved_a ? 1u : 0u) | (moved_b ? 2u : 0u));
+    /* adjacency of the moved bodies: link 2i is a's, 2i + 1 is b's */
+    if (moved_a) {
+        c->next[2u * i] = c->head[a];
+        c->head[a] = 2u * i;
+    }
+    if (moved_b) {
+        c->next[2u * i + 1u] = c->head[b];
+        c->head[b] = 2u * i + 1u;
+    }
+}
+
+/* Breadth first from the queue's bodies (depth set), over moved bodies. */
+static void spread_depth(vx_contact_colors *c, size_t qhead, size_t qtail)
+{
+    while (qhead < qtail) {
+        uint32_t u = c->queue[qhead++];
+        for (uint32_t link = c->head[u]; link != NONE; link = c->next[link]) {
+            uint32_t i = link >> 1;
+            if (c->moved[i] != 3u) continue;
+            uint32_t v = (link & 1u) ? c->a[i] : c->b[i];
+            if (c->depth[v] != NONE) continue;
+            c->depth[v] = c->depth[u] + 1u;
+            c->queue[qtail++] = v;
+        }
+    }
+}
+
+static void find_depths(vx_contact_colors *c)
+{
+    size_t tail = 0;
+    /* depth 1: moved bodies touching one that is not moved */
+    for (size_t i = 0; i < c->count; i++) {
+        if (c->moved[i] == 3u) continue;
+        uint32_t v = (c->moved[i] & 1u) ? c->a[i] : c->b[i];
+        if (c->depth[v] != NONE) continue;
+        c->depth[v] = 1u;
+        c->queue[tail++] = v;
+    }
+    spread_depth(c, 0, tail);
+    /* clusters touching nothing fixed: from their first body in item order */
+    for (size_t i = 0; i < c->count; i++) {
+        if (c->moved[i] != 3u || c->depth[c->a[i]] != NONE) continue;
+        c->depth[c->a[i]] = 1u;
+        c->queue[0] = c->a[i];
+        spread_depth(c, 0, 1);
+    }
+}
+
+static uint32_t level_of(const vx_contact_colors *c, size_t i)
+{
+    if (c->moved[i] != 3u) return 0u;
+    uint32_t da = c->depth[c->a[i]], db = c->depth[c->b[i]];
+    return da < db ? da : db;
+}
+
+static vx_status reserve_cursor(vx_contact_colors *c, size_t n)
+{
+    if (n <= c->cursor_capacity) return VX_OK;
+    size_t cap;
+    vx_status st = vx_grow_capacity(c->cursor_capacity, n, 64u, sizeof *c->cursor, &cap);
+    VX_GROW_ARRAY(st, c->cursor, cap);
+    if (st == VX_OK) c->cursor_capacity = cap;
+    return st;
+}
+
+/* Positions [begin, end) of one colour (or the whole sequential order) as
+ * a range of new units; a serial range right after a serial range of the
+ * same level joins it. */
+static vx_status add_range(vx_contact_colors *c, uint32_t begin, uint32_t end, bool serial, uint32_t level)
+{
+    if (end <= begin) return VX_OK;
+    uint32_t first_unit = (uint32_t)c->unit_count;
+    for (uint32_t p = begin; p < end; p += VX_COLOR_UNIT) c->unit_start[c->unit_count++] = p;
+    c->unit_start[c->unit_count] = end;
+    if (serial && c->range_count > 0 && c->ranges[c->range_count - 1].serial &&
+        c->ranges[c->range_count - 1].end == first_unit && c->ranges[c->range_count - 1].level == level) {
+        c->ranges[c->range_count - 1].end = (uint32_t)c->unit_count;
+        return VX_OK;
+    }
+    if (c->range_count == c->range_capacity) {
+        size_t cap;
+        vx_status st = vx_grow_capacity(c->range_capacity, c->range_count + 1u, 16u, sizeof *c->ranges, &cap);
+        VX_GROW_ARRAY(st, c->ranges, cap);
+        if (st != VX_OK) return st;
+        c->range_capacity = cap;
+    }
+    vx_color_range r = {first_unit, (uint32_t)c->unit_count, serial, level};
+    c->ranges[c->range_count++] = r;
+    return VX_OK;
+}
+
+static unsigned first_free(uint64_t used)
+{
+    for (unsigned k = 0; k < VX_LEVEL_COLORS; k++)
+        if (!(used >> k & 1u)) return k;
+    return LEFTOVER;
+}
+
+/* One serial range in the order of add. */
+static vx_status sequential(vx_contact_colors *c)
+{
+    for (size_t i = 0; i < c->count; i++) c->order[i] = c->ids[i];
+    vx_status st = add_range(c, 0u, (uint32_t)c->count, true, 0u);
+    if (st != VX_OK) c->count = 0;
+    return st;
+}
+
+vx_status vx_contact_colors_end(vx_contact_colors *c, bool colored)
+{
+    size_t n = c->count;
+    if (n == 0) return VX_OK;
+    if (!colored) return sequential(c);
+    find_depths(c);
+    /* items by level (counting sort, stable): ids go to order, item
+     * indices to key (temporarily) */
+    uint32_t max_level = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t l = level_of(c, i);
+        if (l > max_level) max_level = l;
+    }
+    vx_status st = reserve_cursor(c, (size_t)max_level + 2u);
+    if (st != VX_OK) {
+        c->count = 0;
+        return st;
+    }
+    memset(c->cursor, 0, ((size_t)max_level + 2u) * sizeof *c->cursor);
+    for (size_t i = 0; i < n; i++) c->cursor[level_of(c, i) + 1u]++;
+    for (size_t l = 1; l <= (size_t)max_level + 1u; l++) c->cursor[l] += c->cursor[l - 1];
+    uint32_t *by_level = c->key; /* item indices in level order */
+    for (size_t i = 0; i < n; i++) by_level[c->cursor[level_of(c, i)]++] = (uint32_t)i;
+    /* now cursor[l] is the end of level l; its start is cursor[l - 1] (0) */
+
+    /* per level: greedy colours, then the level's items by colour into order */
+    uint32_t begin = 0;
+    for (uint32_t l = 0; l <= max_level; l++) {
+        uint32_t end = c->cursor[l];
+        uint32_t counts[VX_LEVEL_COLORS + 1];
+        memset(counts, 0, sizeof counts);
+        uint8_t *color = c->color;
+        for (uint32_t p = begin; p < end; p++) {
+            uint32_t i = by_level[p];
+            uint32_t a = c->a[i], b = c->b[i];
+            bool ma = (c->moved[i] & 1u) != 0, mb = (c->moved[i] & 2u) != 0;
+            if (ma && c->stamp[a] != l + 1u) {
+                c->stamp[a] = l + 1u;
+                c->mask[a] = 0u;
+            }
+            if (mb && c->stamp[b] != l + 1u) {
+                c->stamp[b] = l + 1u;
+                c->mask[b] = 0u;
+            }
+            unsigned k = first_free((ma ? c->mask[a] : 0u) | (mb ? c->mask[b] : 0u));
+            if (k < LEFTOVER) {
+                if (ma) c->mask[a] |= (uint64_t)1u << k;
+                if (mb) c->mask[b] |= (uint64_t)1u << k;
+            }
+            color[i] = (uint8_t)k;
+            counts[k]++;
+        }
+        uint32_t starts[VX_LEVEL_COLORS + 1];
+        uint32_t sum = begin;
+        for (unsigned k = 0; k <= LEFTOVER; k++) {
+            starts[k] = sum;
+            sum += counts[k];
+        }
+        for (unsigned k = 0; k <= LEFTOVER; k++) {
+            st = add_range(c, starts[k], starts[k] + counts[k], k == LEFTOVER || counts[k] < VX_COLOR_MIN_PARALLEL, l);
+            if (st != VX_OK) {
+                c->count = 0;
+                c->range_count = 0;
+                return st;
+            }
+        }
+        for (uint32_t p = begin; p < end; p++) {
+            uint32_t i = by_level[p];
+            c->order[starts[color[i]]++] = c->ids[i];
+        }
+        begin = end;
+    }
+    return VX_OK;
+}

@@ -1,0 +1,78 @@
+/* The order of the contact constraints in every solver pass (private to the
+ * physics module): by depth in the contact graph, and coloured within a
+ * depth.
+ *
+ * Depth: bodies the solver does not move (static, kinematic) are at depth
+ * 0, a moved body touching one at depth 1, and so on (breadth first over
+ * the constraints); a constraint's level is the smaller depth of its two
+ * bodies. Passes go level by level from the ground up, as a sequential
+ * solver over a stack from the bottom does: the support of the lower boxes
+ * is known before the upper ones are solved (shock propagation's order).
+ * Within a level, constraints are coloured greedily: two of one colour share
+ * no moved body, so a colour's constraints can be solved in any order, or at
+ * the same time on several threads or SIMD lanes, with the same result bit
+ * for bit. Runs of small colours are merged into one serial range (solved
+ * one after the other by one thread), which saves the threads' meetings
+ * where there is little to share. Nothing here depends on the number of
+ * threads. */
+#ifndef VOLTEX_PHYSICS_CONTACT_COLOR_H
+#define VOLTEX_PHYSICS_CONTACT_COLOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "voltex/error.h"
+
+/* colours a level may use before its leftovers go to a serial range */
+#define VX_LEVEL_COLORS 32
+/* a colour with fewer constraints than this is solved serially */
+#define VX_COLOR_MIN_PARALLEL 32
+
+/* Ranges are in units: runs of up to VX_COLOR_UNIT consecutive positions
+ * of one colour (in the sequential order, of the one range), the pieces the
+ * threads share out and the SIMD solver's blocks of four lanes. */
+#define VX_COLOR_UNIT 4
+
+typedef struct {
+    uint32_t begin, end; /* units */
+    bool serial;         /* one thread, in order; otherwise split between threads */
+    uint32_t level;
+} vx_color_range;
+
+typedef struct {
+    uint32_t *order; /* constraint ids, range by range */
+    size_t count;
+    vx_color_range *ranges;
+    size_t range_count;
+    uint32_t *unit_start; /* unit u is order[unit_start[u] .. unit_start[u + 1]) */
+    size_t unit_count;
+    size_t unit_capacity;
+    /* scratch */
+    size_t capacity, range_capacity, body_capacity;
+    uint32_t *ids, *a, *b;  /* per added item */
+    uint8_t *moved;         /* per added item: bit 0 a moved, bit 1 b moved */
+    uint8_t *color;         /* per added item: its colour in its level */
+    uint32_t *key;          /* per added item: level * (VX_LEVEL_COLORS + 1) + colour */
+    uint32_t *depth;        /* per body */
+    uint32_t *head, *next;  /* per body: its items, as linked lists (adjacency) */
+    uint32_t *queue;        /* per body: breadth-first queue */
+    uint64_t *mask;         /* per body: colours taken at stamp's level */
+    uint32_t *stamp;        /* per body */
+    uint32_t *cursor;       /* per key */
+    size_t cursor_capacity;
+} vx_contact_colors;
+
+void vx_contact_colors_init(vx_contact_colors *c);
+void vx_contact_colors_free(vx_contact_colors *c);
+
+/* Three calls: begin for at most max_items items over body slots 0 ..
+ * body_count-1; add for each item (ids in increasing order; moved_a/moved_b:
+ * the solver moves that body); end orders the items into order and ranges.
+ * VX_ERR_NOMEM from begin or end if the arrays cannot grow (the order is
+ * then empty). */
+vx_status vx_contact_colors_begin(vx_contact_colors *c, size_t max_items, size_t body_count);
+void vx_contact_colors_add(vx_contact_colors *c, uint32_t item, uint32_t a, bool moved_a, uint32_t b, bool moved_b);
+vx_status vx_contact_colors_end(vx_contact_colors *c, bool colored);
+
+#endif

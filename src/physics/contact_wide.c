@@ -1,0 +1,467 @@
+/* Four contact constraints in the four lanes of one SSE2 register (see
+ * contact_wide.h). Every lane does the operations of contact_velocity.c in
+ * the same order (dot products (x + y) + z, the same lambda formulas and
+ * clamps), and SSE2's add, sub, mul, div and sqrt are the IEEE single
+ * precision operations of the scalar code, so each lane's results are bit
+ * for bit those of vx_contact_solver_solve_packed. Without SSE2 the same
+ * operations run lane by lane in plain C. */
+#include "physics/contact_wide.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+/* ---- four floats: SSE2 or plain C, the same IEEE operations ---- */
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+typedef __m128 w4;
+
+static inline w4 w4_load(const float *p) { return _mm_load_ps(p); }
+static inline void w4_store(float *p, w4 a) { _mm_store_ps(p, a); }
+static inline w4 w4_splat(float s) { return _mm_set1_ps(s); }
+static inline w4 w4_add(w4 a, w4 b) { return _mm_add_ps(a, b); }
+static inline w4 w4_sub(w4 a, w4 b) { return _mm_sub_ps(a, b); }
+static inline w4 w4_mul(w4 a, w4 b) { return _mm_mul_ps(a, b); }
+static inline w4 w4_div(w4 a, w4 b) { return _mm_div_ps(a, b); }
+static inline w4 w4_sqrt(w4 a) { return _mm_sqrt_ps(a); }
+static inline w4 w4_load_mask(const uint32_t *m) { return _mm_castsi128_ps(_mm_load_si128((const __m128i *)(const void *)m)); }
+static inline void w4_store_mask(uint32_t *m, w4 a) { _mm_store_si128((__m128i *)(void *)m, _mm_castps_si128(a)); }
+static inline w4 w4_and(w4 a, w4 b) { return _mm_and_ps(a, b); }
+static inline w4 w4_andnot(w4 m, w4 a) { return _mm_andnot_ps(m, a); } /* ~m & a */
+static inline w4 w4_or(w4 a, w4 b) { return _mm_or_ps(a, b); }
+/* all ones where a > b (false for NaN, as C's >), else 0 */
+static inline w4 w4_greater(w4 a, w4 b) { return _mm_cmpgt_ps(a, b); }
+/* all ones where a != b (true for NaN, as C's !=) */
+static inline w4 w4_not_equal(w4 a, w4 b) { return _mm_cmpneq_ps(a, b); }
+/* a > 0 ? a : +0 per lane: maxps returns its second operand unless the
+ * first is greater (NaN and -0 give +0), exactly C's ternary */
+static inline w4 w4_positive_part(w4 a) { return _mm_max_ps(a, _mm_setzero_ps()); }
+
+/* rows r[0..3] -> columns r[0..3] */
+static inline void w4_transpose(w4 r[4])
+{
+    w4 t0 = _mm_unpacklo_ps(r[0], r[1]); /* x0 x1 y0 y1 */
+    w4 t1 = _mm_unpacklo_ps(r[2], r[3]); /* x2 x3 y2 y3 */
+    w4 t2 = _mm_unpackhi_ps(r[0], r[1]); /* z0 z1 p0 p1 */
+    w4 t3 = _mm_unpackhi_ps(r[2], r[3]); /* z2 z3 p2 p3 */
+    r[0] = _mm_movelh_ps(t0, t1);
+    r[1] = _mm_movehl_ps(t1, t0);
+    r[2] = _mm_movelh_ps(t2, t3);
+    r[3] = _mm_movehl_ps(t3, t2);
+}
+
+#else
+
+typedef struct {
+    float f[4];
+} w4;
+
+static inline uint32_t float_bits(float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+static inline float bits_float(uint32_t u)
+{
+    float x;
+    memcpy(&x, &u, sizeof x);
+    return x;
+}
+
+static inline w4 w4_load(const float *p)
+{
+    w4 r;
+    memcpy(r.f, p, sizeof r.f);
+    return r;
+}
+static inline void w4_store(float *p, w4 a) { memcpy(p, a.f, sizeof a.f); }
+static inline w4 w4_splat(float s)
+{
+    w4 r = {{s, s, s, s}};
+    return r;
+}
+static inline w4 w4_add(w4 a, w4 b)
+{
+    for (int i = 0; i < 4; i++) a.f[i] = a.f[i] + b.f[i];
+    return a;
+}
+static inline w4 w4_sub(w4 a, w4 b)
+{
+    for (int i = 0; i < 4; i++) a.f[i] = a.f[i] - b.f[i];
+    return a;
+}
+static inline w4 w4_mul(w4 a, w4 b)
+{
+    for (int i = 0; i < 4; i++) a.f[i] = a.f[i] * b.f[i];
+    return a;
+}
+static inline w4 w4_div(w4 a, w4 b)
+{
+    for (int i = 0; i < 4; i++) a.f[i] = a.f[i] / b.f[i];
+    return a;
+}
+static inline w4 w4_sqrt(w4 a)
+{
+    for (int i = 0; i < 4; i++) a.f[i] = sqrtf(a.f[i]);
+    return a;
+}
+static inline w4 w4_load_mask(const uint32_t *m)
+{
+    w4 r;
+    for (int i = 0; i < 4; i++) r.f[i] = bits_float(m[i]);
+    return r;
+}
+static inline void w4_store_mask(uint32_t *m, w4 a)
+{
+    for (int i = 0; i < 4; i++) m[i] = float_bits(a.f[i]);
+}
+static inline w4 w4_and(w4 a, w4 b)
+{
+    for (int i = 0; i < 4; i++) a.f[i] = bits_float(float_bits(a.f[i]) & float_bits(b.f[i]));
+    return a;
+}
+static inline w4 w4_andnot(w4 m, w4 a)
+{
+    for (int i = 0; i < 4; i++) a.f[i] = bits_float(~float_bits(m.f[i]) & float_bits(a.f[i]));
+    return a;
+}
+static inline w4 w4_or(w4 a, w4 b)
+{
+    for (int i = 0; i < 4; i++) a.f[i] = bits_float(float_bits(a.f[i]) | float_bits(b.f[i]));
+    return a;
+}
+static inline w4 w4_greater(w4 a, w4 b)
+{
+    for (int i = 0; i < 4; i++) a.f[i] = bits_float(a.f[i] > b.f[i] ? 0xffffffffu : 0u);
+    return a;
+}
+static inline w4 w4_not_equal(w4 a, w4 b)
+{
+    for (int i = 0; i < 4; i++) a.f[i] = bits_float(a.f[i] != b.f[i] ? 0xffffffffu : 0u);
+    return a;
+}
+static inline w4 w4_positive_part(w4 a)
+{
+    for (int i = 0; i < 4; i++) a.f[i] = a.f[i] > 0.0f ? a.f[i] : 0.0f;
+    return a;
+}
+
+static inline void w4_transpose(w4 r[4])
+{
+    w4 c[4];
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) c[j].f[i] = r[i].f[j];
+    for (int j = 0; j < 4; j++) r[j] = c[j];
+}
+
+#endif
+
+/* a where m is all ones, b where it is 0 */
+static inline w4 w4_select(w4 m, w4 a, w4 b) { return w4_or(w4_and(m, a), w4_andnot(m, b)); }
+
+/* ---- the solve ---- */
+
+/* Each lane's body: linear and angular velocity, axis by axis. */
+typedef struct {
+    w4 v[3], w[3];
+} wide_body;
+
+/* (x * x' + y * y') + z * z', as vx_v4_dot3; b: three float[4], x y z */
+static inline w4 dot3(const w4 a[3], const float *b)
+{
+    return w4_add(w4_add(w4_mul(a[0], w4_load(b)), w4_mul(a[1], w4_load(b + 4))), w4_mul(a[2], w4_load(b + 8)));
+}
+
+/* d . (vB - vA) + wB . (rB x d) - wA . (rA x d), dv = vB - vA */
+static inline w4 along(const w4 dv[3], const wide_body *a, const wide_body *b, const float *d, const float *ra_d,
+                       const float *rb_d)
+{
+    return w4_sub(w4_add(dot3(dv, d), dot3(b->w, rb_d)), dot3(a->w, ra_d));
+}
+
+/* Impulse l along d: B gets +, A gets -. */
+static inline void push(wide_body *a, wide_body *b, const float *d, const float *ia, const float *ib, w4 ima,
+                        w4 imb, w4 l)
+{
+    for (int i = 0; i < 3; i++) {
+        w4 impulse = w4_mul(w4_load(d + 4 * i), l);
+        a->v[i] = w4_sub(a->v[i], w4_mul(impulse, ima));
+        a->w[i] = w4_sub(a->w[i], w4_mul(w4_load(ia + 4 * i), l));
+        b->v[i] = w4_add(b->v[i], w4_mul(impulse, imb));
+        b->w[i] = w4_add(b->w[i], w4_mul(w4_load(ib + 4 * i), l));
+    }
+}
+
+static inline void velocity_difference(w4 dv[3], const wide_body *a, const wide_body *b)
+{
+    for (int i = 0; i < 3; i++) dv[i] = w4_sub(b->v[i], a->v[i]);
+}
+
+/* Coulomb friction on both tangents, the pair scaled back into the disc of
+ * radius friction * normal impulse where outside (scale 1 elsewhere: x * 1
+ * is x). The increments are masked to +0 in lanes that do not solve the row,
+ * whose data makes a +0 increment change nothing. */
+static inline void solve_friction(wide_body *a, wide_body *b, vx_contact_wide_friction_row *r, w4 friction,
+                                  const float normal_impulse[4])
+{
+    w4 dv[3];
+    velocity_difference(dv, a, b);
+    w4 vt1 = along(dv, a, b, r->t[0][0], r->ra_t[0][0], r->rb_t[0][0]);
+    w4 vt2 = along(dv, a, b, r->t[1][0], r->ra_t[1][0], r->rb_t[1][0]);
+    w4 old1 = w4_load(r->tangent_impulse[0]), old2 = w4_load(r->tangent_impulse[1]);
+    w4 new1 = w4_sub(old1, w4_mul(vt1, w4_load(r->tangent_mass[0])));
+    w4 new2 = w4_sub(old2, w4_mul(vt2, w4_load(r->tangent_mass[1])));
+    w4 max_impulse = w4_mul(friction, w4_load(normal_impulse));
+    w4 len_sq = w4_add(w4_mul(new1, new1), w4_mul(new2, new2));
+    w4 outside = w4_greater(len_sq, w4_mul(max_impulse, max_impulse));
+    w4 scale = w4_select(outside, w4_div(max_impulse, w4_sqrt(len_sq)), w4_splat(1.0f));
+    new1 = w4_mul(new1, scale);
+    new2 = w4_mul(new2, scale);
+    w4_store(r->tangent_impulse[0], new1);
+    w4_store(r->tangent_impulse[1], new2);
+    w4 solved = w4_load_mask(r->solved);
+    w4 ima = w4_load(r->inv_mass_a), imb = w4_load(r->inv_mass_b);
+    push(a, b, r->t[0][0], r->ia_t[0][0], r->ib_t[0][0], ima, imb, w4_and(solved, w4_sub(new1, old1)));
+    push(a, b, r->t[1][0], r->ia_t[1][0], r->ib_t[1][0], ima, imb, w4_and(solved, w4_sub(new2, old2)));
+}
+
+/* The normal row, soft where flagged. A row not solved has zero normal mass
+ * and impulse: its total clamps to +0 and its increment is +0 - +0 = +0. */
+static inline void solve_normal(wide_body *a, wide_body *b, vx_contact_wide_normal_row *r, w4 mass_scale,
+                                w4 impulse_scale)
+{
+    w4 dv[3];
+    velocity_difference(dv, a, b);
+    w4 vn = along(dv, a, b, r->n[0], r->ra_n[0], r->rb_n[0]);
+    w4 old = w4_load(r->normal_impulse);
+    w4 lambda = w4_mul(w4_sub(w4_load(r->bias), vn), w4_load(r->normal_mass));
+    w4 soft = w4_sub(w4_mul(lambda, mass_scale), w4_mul(impulse_scale, old));
+    lambda = w4_select(w4_load_mask(r->soft), soft, lambda);
+    w4 total = w4_add(old, lambda);
+    total = w4_positive_part(total); /* total > 0 ? total : +0, as the scalar code */
+    lambda = w4_sub(total, old);
+    w4_store(r->normal_impulse, total);
+    push(a, b, r->n[0], r->ia_n[0], r->ib_n[0], w4_load(r->inv_mass_a), w4_load(r->inv_mass_b), lambda);
+}
+
+/* Four lanes' (v or w) vectors in, axis by axis; the pad lanes kept in pad. */
+static inline void gather(w4 out[3], w4 *pad, const float *p0, const float *p1, const float *p2, const float *p3)
+{
+    w4 r[4] = {w4_load(p0), w4_load(p1), w4_load(p2), w4_load(p3)};
+    w4_transpose(r);
+    out[0] = r[0];
+    out[1] = r[1];
+    out[2] = r[2];
+    *pad = r[3];
+}
+
+/* Lane i's body (v and w, pads as gathered) back to out[i] when bit i of store is set. */
+static inline void scatter(const wide_body *body, const w4 pad[2], vx_contact_hot_velocity *const out[4],
+                           uint32_t store)
+{
+    w4 v[4] = {body->v[0], body->v[1], body->v[2], pad[0]};
+    w4 w[4] = {body->w[0], body->w[1], body->w[2], pad[1]};
+    w4_transpose(v);
+    w4_transpose(w);
+    for (int i = 0; i < 4; i++)
+        if (store & (1u << i)) {
+            w4_store(out[i]->v, v[i]);
+            w4_store(out[i]->w, w[i]);
+        }
+}
+
+void vx_contact_wide_solve(vx_contact_wide_block *w, vx_contact_hot_velocity *vel, bool backwards,
+                           float mass_scale, float impulse_scale)
+{
+    if (!w->used) return;
+    vx_contact_hot_velocity *const va[4] = {&vel[w->a[0]], &vel[w->a[1]], &vel[w->a[2]], &vel[w->a[3]]};
+    vx_contact_hot_velocity *const vb[4] = {&vel[w->b[0]], &vel[w->b[1]], &vel[w->b[2]], &vel[w->b[3]]};
+    wide_body a, b;
+    w4 pad_a[2], pad_b[2];
+    gather(a.v, &pad_a[0], va[0]->v, va[1]->v, va[2]->v, va[3]->v);
+    gather(a.w, &pad_a[1], va[0]->w, va[1]->w, va[2]->w, va[3]->w);
+    gather(b.v, &pad_b[0], vb[0]->v, vb[1]->v, vb[2]->v, vb[3]->v);
+    gather(b.w, &pad_b[1], vb[0]->w, vb[1]->w, vb[2]->w, vb[3]->w);
+    /* Points >= max_count are solved by no lane: skipped. */
+    int count = (int)w->max_count;
+    if (w->has_friction) {
+        w4 friction = w4_load(w->friction);
+        for (int k = 0; k < count; k++)
+            solve_friction(&a, &b, &w->friction_rows[k], friction, w->normal_rows[k].normal_impulse);
+    }
+    w4 ms = w4_splat(mass_scale), is = w4_splat(impulse_scale);
+    if (backwards)
+        for (int k = count - 1; k >= 0; k--) solve_normal(&a, &b, &w->normal_rows[k], ms, is);
+    else
+        for (int k = 0; k < count; k++) solve_normal(&a, &b, &w->normal_rows[k], ms, is);
+    /* Only bodies with inv_mass > 0 are written (lanes may share the others). */
+    scatter(&a, pad_a, va, w->store_a);
+    scatter(&b, pad_b, vb, w->store_b);
+}
+
+/* ---- loading and storing ---- */
+
+/* The load transposes whole aligned 4-float groups of the hot structs: a
+ * row's scalars after its Jacobians, and a constraint's inverse masses and
+ * friction after its directions. */
+_Static_assert(offsetof(vx_contact_hot_row, normal_mass) % 16 == 0, "row scalars start a 16-byte group");
+_Static_assert(offsetof(vx_contact_hot_row, bias) == offsetof(vx_contact_hot_row, normal_mass) + 4, "row layout");
+_Static_assert(offsetof(vx_contact_hot_row, normal_impulse) == offsetof(vx_contact_hot_row, normal_mass) + 8,
+               "row layout");
+_Static_assert(offsetof(vx_contact_hot_row, tangent_mass) == offsetof(vx_contact_hot_row, normal_mass) + 12,
+               "row layout");
+_Static_assert(offsetof(vx_contact_hot_row, tangent_impulse) == offsetof(vx_contact_hot_row, normal_mass) + 20,
+               "row layout");
+_Static_assert(offsetof(vx_contact_hot_row, pad) == offsetof(vx_contact_hot_row, normal_mass) + 28, "row layout");
+_Static_assert(offsetof(vx_contact_hot_constraint, inv_mass_a) % 16 == 0, "masses start a 16-byte group");
+_Static_assert(offsetof(vx_contact_hot_constraint, inv_mass_b) == offsetof(vx_contact_hot_constraint, inv_mass_a) + 4,
+               "constraint layout");
+
+/* What a lane reads for a row it does not solve: zero directions, arms,
+ * masses and impulses; +0 on A's side and -0 on B's, since x - (+0) and
+ * x + (-0) are x for every x. */
+static const vx_contact_hot_row masked_row = {
+    .ib_n = {-0.0f, -0.0f, -0.0f, -0.0f},
+    .ib_t = {{-0.0f, -0.0f, -0.0f, -0.0f}, {-0.0f, -0.0f, -0.0f, -0.0f}},
+};
+static const vx_contact_hot_constraint masked_constraint = {.inv_mass_b = -0.0f};
+
+/* Lane i's 4-float group at src[i] becomes element i of out0 .. out3. */
+static void transpose_in(float *out0, float *out1, float *out2, float *out3, const float *const src[4])
+{
+    w4 r[4] = {w4_load(src[0]), w4_load(src[1]), w4_load(src[2]), w4_load(src[3])};
+    w4_transpose(r);
+    w4_store(out0, r[0]);
+    w4_store(out1, r[1]);
+    w4_store(out2, r[2]);
+    if (out3) w4_store(out3, r[3]);
+}
+
+/* A vector field (x, y, z, pad) of the lanes' rows or constraints, as [axis][lane]. */
+#define VX_WIDE_VECTOR(out, base, field)                                                                       \
+    do {                                                                                                       \
+        const float *src_[4] = {(base)[0]->field, (base)[1]->field, (base)[2]->field, (base)[3]->field};      \
+        transpose_in((out)[0], (out)[1], (out)[2], NULL, src_);                                                \
+    } while (0)
+
+#define VX_WIDE_GROUP(out0, out1, out2, out3, base, field)                                                     \
+    do {                                                                                                       \
+        const float *src_[4] = {&(base)[0]->field, &(base)[1]->field, &(base)[2]->field, &(base)[3]->field};  \
+        transpose_in((out0), (out1), (out2), (out3), src_);                                                    \
+    } while (0)
+
+void vx_contact_wide_load(vx_contact_wide_block *w, const vx_contact_hot_constraint *const lanes[4],
+                          const vx_contact_hot_row *const rows[4])
+{
+    w->max_count = 0;
+    w->used = w->has_friction = w->store_a = w->store_b = 0;
+    uint32_t first = 4;
+    for (uint32_t i = 0; i < 4; i++) {
+        const vx_contact_hot_constraint *c = lanes[i];
+        w->a[i] = w->b[i] = w->count[i] = 0;
+        w->friction[i] = 0.0f;
+        if (!c) continue;
+        assert(c->count <= VX_MANIFOLD_MAX_POINTS);
+        uint32_t count = c->count <= VX_MANIFOLD_MAX_POINTS ? c->count : VX_MANIFOLD_MAX_POINTS; /* never past the block */
+        if (first == 4) first = i;
+        w->used |= 1u << i;
+        w->a[i] = c->a;
+        w->b[i] = c->b;
+        w->count[i] = count;
+        if (count > w->max_count) w->max_count = count;
+        if (c->inv_mass_a > 0.0f) w->store_a |= 1u << i;
+        if (c->inv_mass_b > 0.0f) w->store_b |= 1u << i;
+        if (c->friction > 0.0f) {
+            w->has_friction |= 1u << i;
+            w->friction[i] = c->friction;
+        }
+    }
+    if (!w->used) return;
+    for (uint32_t i = 0; i < 4; i++) {
+        if (w->used & (1u << i)) continue;
+        w->a[i] = w->a[first]; /* read, never written */
+        w->b[i] = w->b[first];
+    }
+    /* Points >= max_count are neither solved nor read: not loaded. */
+    for (uint32_t k = 0; k < w->max_count; k++) {
+        /* each lane's sources: its row and constraint, or the masked ones */
+        const vx_contact_hot_row *nrow[4], *frow[4];
+        const vx_contact_hot_constraint *ncon[4], *fcon[4];
+        vx_contact_wide_friction_row *fr = &w->friction_rows[k];
+        vx_contact_wide_normal_row *nr = &w->normal_rows[k];
+        for (uint32_t i = 0; i < 4; i++) {
+            bool normal = k < w->count[i];
+            bool fric = normal && (w->has_friction & (1u << i));
+            nrow[i] = normal ? &rows[i][k] : &masked_row;
+            ncon[i] = normal ? lanes[i] : &masked_constraint;
+            frow[i] = fric ? &rows[i][k] : &masked_row;
+            fcon[i] = fric ? lanes[i] : &masked_constraint;
+            fr->solved[i] = fric ? 0xffffffffu : 0u;
+        }
+        float unused[4][4];
+        VX_WIDE_VECTOR(nr->n, ncon, n);
+        VX_WIDE_VECTOR(nr->ra_n, nrow, ra_n);
+        VX_WIDE_VECTOR(nr->rb_n, nrow, rb_n);
+        VX_WIDE_VECTOR(nr->ia_n, nrow, ia_n);
+        VX_WIDE_VECTOR(nr->ib_n, nrow, ib_n);
+        VX_WIDE_GROUP(nr->inv_mass_a, nr->inv_mass_b, unused[0], NULL, ncon, inv_mass_a);
+        /* tangent masses and impulses of a lane without friction are loaded
+         * too (never used: its increments are masked, nor stored back) */
+        VX_WIDE_GROUP(nr->normal_mass, nr->bias, nr->normal_impulse, fr->tangent_mass[0], nrow, normal_mass);
+        VX_WIDE_GROUP(fr->tangent_mass[1], fr->tangent_impulse[0], fr->tangent_impulse[1], unused[1], nrow,
+                      tangent_mass[1]);
+        w4_store_mask(nr->soft, w4_not_equal(w4_load(unused[1]), w4_splat(0.0f))); /* pad != 0 */
+        VX_WIDE_VECTOR(fr->t[0], fcon, t1);
+        VX_WIDE_VECTOR(fr->t[1], fcon, t2);
+        for (int t = 0; t < 2; t++) {
+            VX_WIDE_VECTOR(fr->ra_t[t], frow, ra_t[t]);
+            VX_WIDE_VECTOR(fr->rb_t[t], frow, rb_t[t]);
+            VX_WIDE_VECTOR(fr->ia_t[t], frow, ia_t[t]);
+            VX_WIDE_VECTOR(fr->ib_t[t], frow, ib_t[t]);
+        }
+        VX_WIDE_GROUP(fr->inv_mass_a, fr->inv_mass_b, unused[2], NULL, fcon, inv_mass_a);
+    }
+}
+
+void vx_contact_wide_store_impulses(const vx_contact_wide_block *w, vx_contact_hot_row *const rows[4])
+{
+    for (uint32_t i = 0; i < 4; i++) {
+        if (!(w->used & (1u << i))) continue;
+        bool fric = (w->has_friction & (1u << i)) != 0;
+        for (uint32_t k = 0; k < w->count[i]; k++) {
+            vx_contact_hot_row *r = &rows[i][k];
+            r->normal_impulse = w->normal_rows[k].normal_impulse[i];
+            if (!fric) continue;
+            r->tangent_impulse[0] = w->friction_rows[k].tangent_impulse[0][i];
+            r->tangent_impulse[1] = w->friction_rows[k].tangent_impulse[1][i];
+        }
+    }
+}
+
+static bool solves(const vx_contact_wide_block *w, int lane, int point)
+{
+    return lane >= 0 && lane < 4 && point >= 0 && (uint32_t)point < w->count[lane];
+}
+
+void vx_contact_wide_set_target(vx_contact_wide_block *w, int lane, int point, float bias, bool soft)
+{
+    if (!solves(w, lane, point)) return;
+    w->normal_rows[point].bias[lane] = bias;
+    w->normal_rows[point].soft[lane] = soft ? 0xffffffffu : 0u;
+}
+
+float vx_contact_wide_normal_impulse(const vx_contact_wide_block *w, int lane, int point)
+{
+    return solves(w, lane, point) ? w->normal_rows[point].normal_impulse[lane] : 0.0f;
+}
+
+float vx_contact_wide_tangent_impulse(const vx_contact_wide_block *w, int lane, int point, int tangent)
+{
+    if (!solves(w, lane, point) || !(w->has_friction & (1u << lane)) || tangent < 0 || tangent > 1) return 0.0f;
+    return w->friction_rows[point].tangent_impulse[tangent][lane];
+}

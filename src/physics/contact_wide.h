@@ -1,0 +1,105 @@
+/* Four contact constraints solved at once, one per SIMD lane (private to the
+ * physics module; contact_wide.c).
+ *
+ * A block holds four packed constraints (vx_contact_hot_constraint with
+ * their hot rows) as structure of arrays: every per-point field is a float[4]
+ * with one value per lane, 16-byte aligned, so one aligned load reads a field
+ * of all four lanes. vx_contact_wide_solve does for the four lanes what four
+ * sequential vx_contact_solver_solve_packed calls do, bit for bit, provided
+ * no two lanes share a body with inv_mass > 0 (bodies of zero inverse mass
+ * are only read, so lanes may share them): the constraints of one colour.
+ *
+ * Rows a lane does not solve (points k >= count, empty lanes, the friction
+ * rows of a lane with friction <= 0) are loaded as rows that provably change
+ * nothing: zero directions and arms, zero masses and impulses, zero inverse
+ * masses on A's side and negative zeros on B's side (x - (+0) and
+ * x + (-0) are x for every x, -0 included), and the friction increment is
+ * masked to +0. So the solve runs no branch per lane.
+ *
+ * A block is about 3.8 kB (16-byte aligned: malloc on x86-64, or
+ * aligned_alloc); the load transposes the hot structs' aligned 4-float
+ * groups (static asserts in contact_wide.c pin their layout). Speed
+ * (callgrind, 4-point manifolds with friction, 10 passes): 85 instructions
+ * per point and pass against the scalar 211; load 104 per point, once. */
+#ifndef VOLTEX_PHYSICS_CONTACT_WIDE_H
+#define VOLTEX_PHYSICS_CONTACT_WIDE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "physics/contact_solver.h"
+#include "voltex/collide.h"
+
+#define VX_CONTACT_WIDE_LANES 4
+
+/* One point's two friction rows, four lanes. [k][axis][lane]: tangent k,
+ * axis x, y, z. */
+typedef struct {
+    _Alignas(16) float t[2][3][4];  /* the constraint's t1, t2 (0 where not solved) */
+    float ra_t[2][3][4];            /* rA x t */
+    float rb_t[2][3][4];            /* rB x t */
+    float tangent_mass[2][4];
+    float tangent_impulse[2][4];
+    float ia_t[2][3][4];            /* IA^-1 (rA x t) */
+    float ib_t[2][3][4];            /* IB^-1 (rB x t) */
+    float inv_mass_a[4];            /* +0 where not solved */
+    float inv_mass_b[4];            /* -0 where not solved */
+    uint32_t solved[4];             /* all ones where the lane solves this row */
+} vx_contact_wide_friction_row;
+
+/* One point's normal row, four lanes. */
+typedef struct {
+    _Alignas(16) float n[3][4];    /* the constraint's normal (0 where not solved) */
+    float ra_n[3][4];
+    float rb_n[3][4];
+    float bias[4];
+    float normal_mass[4];
+    float normal_impulse[4];
+    uint32_t soft[4];              /* all ones: a soft row (the hot row's pad != 0) */
+    float ia_n[3][4];
+    float ib_n[3][4];
+    float inv_mass_a[4];
+    float inv_mass_b[4];
+} vx_contact_wide_normal_row;
+
+typedef struct vx_contact_wide_block {
+    vx_contact_wide_friction_row friction_rows[VX_MANIFOLD_MAX_POINTS];
+    vx_contact_wide_normal_row normal_rows[VX_MANIFOLD_MAX_POINTS];
+    _Alignas(16) float friction[4]; /* 0 in lanes without friction */
+    uint32_t a[4], b[4];            /* body slots; an empty lane reads another lane's bodies */
+    uint32_t count[4];              /* points per lane, 0 for an empty lane */
+    uint32_t max_count;             /* points solved: the largest count */
+    uint32_t used;                  /* bit i: lane i holds a constraint */
+    uint32_t has_friction;          /* bit i: lane i solves its friction rows */
+    uint32_t store_a, store_b;      /* bit i: lane i writes body a (b) back (inv_mass > 0) */
+} vx_contact_wide_block;
+
+/* Fills w from up to four constraints: lanes[i] may be NULL (an empty lane,
+ * which does nothing); rows[i] is lane i's first hot row (lanes[i]->first is
+ * not used). Every lane's count must be <= VX_MANIFOLD_MAX_POINTS (asserted;
+ * clamped without assertions). Points no lane has are not written. */
+void vx_contact_wide_load(vx_contact_wide_block *w, const vx_contact_hot_constraint *const lanes[4],
+                          const vx_contact_hot_row *const rows[4]);
+/* The four lanes' friction rows (points in order) then normal rows (forwards,
+ * or backwards: each lane's points count-1 .. 0), once: exactly what
+ * vx_contact_solver_solve_packed(lanes[0]) .. (lanes[3]) do in turn, to the
+ * velocities and to the block's accumulated impulses. vel is indexed by body
+ * slot (16-byte aligned). The velocities' pad lanes (v[3], w[3]) are left as
+ * they are (the scalar code keeps a +0 pad too while impulses are finite). */
+void vx_contact_wide_solve(vx_contact_wide_block *w, vx_contact_hot_velocity *vel, bool backwards,
+                           float mass_scale, float impulse_scale);
+/* The accumulated impulses back into the lanes' hot rows: normal impulse of
+ * every point, tangent impulses of the lanes with friction (the others'
+ * rows are left untouched, as the scalar solve leaves them). rows[i] may be
+ * NULL for an empty lane. */
+void vx_contact_wide_store_impulses(const vx_contact_wide_block *w, vx_contact_hot_row *const rows[4]);
+/* A point's target: bias in m/s (the normal velocity enforced at least) and
+ * soft (the hot row's pad != 0: scaled by mass_scale, relaxed by
+ * impulse_scale). Points the lane does not solve are ignored. */
+void vx_contact_wide_set_target(vx_contact_wide_block *w, int lane, int point, float bias, bool soft);
+/* The block's accumulated impulses of a point the lane solves (0 for other
+ * points, and tangent impulses of a lane without friction). */
+float vx_contact_wide_normal_impulse(const vx_contact_wide_block *w, int lane, int point);
+float vx_contact_wide_tangent_impulse(const vx_contact_wide_block *w, int lane, int point, int tangent);
+
+#endif
