@@ -21,7 +21,8 @@ enum {
     OPT_COMPARE,
     OPT_TOLERANCE,
     OPT_STATS,
-    OPT_THREADS
+    OPT_THREADS,
+    OPT_ORDER
 };
 
 static const struct option long_options[] = {
@@ -35,6 +36,7 @@ static const struct option long_options[] = {
     {"tolerance", required_argument, NULL, OPT_TOLERANCE},
     {"stats", no_argument, NULL, OPT_STATS},
     {"threads", required_argument, NULL, OPT_THREADS},
+    {"order", required_argument, NULL, OPT_ORDER},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
@@ -61,8 +63,9 @@ void vx_cli_print_usage(FILE *out)
           "      --tolerance EPS    absolute tolerance per number for --compare, >= 0 (default: 1e-05)\n"
           "      --stats            print a summary on stderr at the end (default: off)\n"
           "      --threads N        worker threads, 1 to 256 (default: the scene's solver.threads, else 1);\n"
-          "                         the engine runs on one thread today and traces are byte-identical\n"
-          "                         for every N\n"
+          "                         traces are byte-identical for every N\n"
+          "      --order ORDER      contact solver order: sequential, or colored (SIMD, and the solver on\n"
+          "                         every thread) (default: the scene's solver.order, else sequential)\n"
           "  -q, --quiet            no progress output on stderr (default: progress when stderr is a terminal)\n"
           "  -h, --help             show this help and exit\n"
           "  -V, --version          show the version and exit\n"
@@ -186,6 +189,17 @@ static bool apply_option(vx_cli_options *opt, int code, const char *arg, char *m
         }
         opt->threads = (int)i;
         opt->threads_set = true;
+        return true;
+    case OPT_ORDER:
+        if (strcmp(arg, "sequential") == 0) {
+            opt->order = VX_SOLVER_ORDER_SEQUENTIAL;
+        } else if (strcmp(arg, "colored") == 0) {
+            opt->order = VX_SOLVER_ORDER_COLORED;
+        } else {
+            set_message(message, size, "--order: expected sequential or colored, got '%s'", arg);
+            return false;
+        }
+        opt->order_set = true;
         return true;
     default:
         return true;

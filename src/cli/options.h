@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "voltex/physics.h"
 #include "voltex/trace.h"
 
 #define VX_CLI_DEFAULT_TOLERANCE 1e-5 /* absolute, per number, for --compare */
@@ -29,6 +30,8 @@ typedef struct {
     bool stats;
     bool threads_set;
     int threads;
+    bool order_set;
+    vx_solver_order order;
     bool quiet;
 } vx_cli_options;
 

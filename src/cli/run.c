@@ -164,6 +164,7 @@ static int prepare(vx_cli_session *s)
     s->config = s->scene.config;
     if (opt->dt_set) s->config.fixed_dt = opt->dt;
     if (opt->threads_set) s->config.threads = opt->threads;
+    if (opt->order_set) s->config.order = opt->order;
     s->steps = opt->steps_set ? opt->steps : s->scene.steps;
 
     s->info.scene_name = s->scene.name;

@@ -14,11 +14,15 @@
 #define VX_CPU_RELAX() ((void)0)
 #endif
 
-/* Spins before a waiting thread yields its core: a few microseconds, about
- * what a colour of the solver takes; longer waits yield. */
-#define VX_SPINS_BEFORE_YIELD 4000
-/* Yields before a worker waiting for the next run goes to sleep. */
-#define VX_YIELDS_BEFORE_SLEEP 200
+/* Spins (pause instructions) before a thread waiting at a barrier yields
+ * its core: tens of microseconds, more than a colour of the solver takes;
+ * with more threads than cores, longer waits let the others run. */
+#define VX_BARRIER_SPINS 2000
+/* A worker waiting for the next run spins longer (about a millisecond: the
+ * sequential stages between two parallel ones of a step), then yields, then
+ * sleeps: waking a sleeping thread costs tens of microseconds. */
+#define VX_RUN_SPINS 20000
+#define VX_YIELDS_BEFORE_SLEEP 2000
 
 struct vx_thread_pool {
     int threads;
@@ -47,7 +51,7 @@ typedef struct {
 static void wait_while_equal(atomic_uint *value, unsigned seen)
 {
     for (int spin = 0; atomic_load_explicit(value, memory_order_acquire) == seen; spin++) {
-        if (spin < VX_SPINS_BEFORE_YIELD)
+        if (spin < VX_BARRIER_SPINS)
             VX_CPU_RELAX();
         else
             sched_yield();
@@ -72,9 +76,9 @@ static unsigned next_generation(vx_thread_pool *pool, unsigned seen)
     for (int round = 0;; round++) {
         unsigned g = atomic_load_explicit(&pool->generation, memory_order_acquire);
         if (g != seen || atomic_load_explicit(&pool->quit, memory_order_acquire)) return g;
-        if (round < VX_SPINS_BEFORE_YIELD) {
+        if (round < VX_RUN_SPINS) {
             VX_CPU_RELAX();
-        } else if (round < VX_SPINS_BEFORE_YIELD + VX_YIELDS_BEFORE_SLEEP) {
+        } else if (round < VX_RUN_SPINS + VX_YIELDS_BEFORE_SLEEP) {
             sched_yield();
         } else {
             pthread_mutex_lock(&pool->lock);
@@ -184,7 +188,7 @@ void vx_thread_pool_run(vx_thread_pool *pool, vx_parallel_fn fn, void *ctx)
     wake_workers(pool);
     fn(ctx, 0, pool->threads);
     for (int spin = 0; atomic_load_explicit(&pool->done, memory_order_acquire) < pool->threads - 1; spin++) {
-        if (spin < VX_SPINS_BEFORE_YIELD)
+        if (spin < VX_BARRIER_SPINS)
             VX_CPU_RELAX();
         else
             sched_yield();

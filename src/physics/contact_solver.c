@@ -51,6 +51,7 @@ void vx_contact_solver_free(vx_contact_solver *s)
     free(s->hot);
     free(s->hot_rows);
     free(s->hot_velocity);
+    free(s->blocks);
     free(s->substep_points);
     free(s->start_x);
     vx_contact_colors_free(&s->colors);

@@ -115,6 +115,9 @@ typedef struct {
     vx_contact_colors colors;
     vx_thread_pool *pool; /* the step's threads (NULL: one), not owned */
     bool colored;         /* config->order is VX_SOLVER_ORDER_COLORED */
+    /* the coloured order's SIMD blocks, one per unit of colors (aligned) */
+    struct vx_contact_wide_block *blocks;
+    size_t block_capacity;
     /* the velocity iterations' packed arrays (aligned, reused) */
     vx_contact_hot_constraint *hot;
     size_t hot_capacity;
@@ -192,6 +195,14 @@ void vx_contact_substep_finish(vx_contact_solver *s, vx_solver_bodies *bodies, c
  * the packed impulses copied back. */
 vx_status vx_contact_solver_pack(vx_contact_solver *s, const vx_solver_bodies *bodies, size_t *solved);
 void vx_contact_solver_unpack_impulses(const vx_contact_solver *s, size_t solved);
+/* The coloured order's SIMD blocks (contact_velocity.c): room for one per
+ * unit, units [begin, end) loaded from the packed rows (targets and
+ * accumulated impulses), and their impulses stored back into the packed
+ * rows (all units split between the threads). */
+vx_status vx_contact_solver_reserve_blocks(vx_contact_solver *s);
+void vx_contact_solver_load_blocks(vx_contact_solver *s, size_t unit_begin, size_t unit_end);
+void vx_contact_solver_store_blocks(vx_contact_solver *s, size_t unit_begin, size_t unit_end);
+void vx_contact_solver_store_all_blocks(vx_contact_solver *s);
 /* One constraint's friction and normal rows, once (backwards: the points in
  * reverse order); a normal row with pad != 0 is soft (mass_scale,
  * impulse_scale: Box2D v3's soft contact). */

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "physics/color_sweep.h"
+#include "physics/contact_wide.h"
 
 static vx_vec3 get3(const float in[4]) { return vx_vec3_make(in[0], in[1], in[2]); }
 
@@ -59,13 +60,18 @@ static vx_status grow(void **items, size_t *capacity, size_t n, size_t size)
 #define VX_SUBSTEP_MAX_PUSH 3.0f
 #define VX_TWO_PI 6.28318531f
 
+static void load_blocks_range(void *arg, size_t begin, size_t end) { vx_contact_solver_load_blocks(arg, begin, end); }
+
 vx_status vx_contact_substep_begin(vx_contact_solver *s, const vx_solver_bodies *bodies)
 {
     vx_status st = grow((void **)&s->substep_points, &s->substep_point_capacity, s->point_count,
                         sizeof *s->substep_points);
     if (st == VX_OK) st = grow((void **)&s->start_x, &s->start_x_capacity, bodies->count, sizeof *s->start_x);
     if (st == VX_OK) st = vx_contact_solver_pack(s, bodies, &s->hot_solved);
+    if (st == VX_OK && s->colored) st = vx_contact_solver_reserve_blocks(s);
     if (st != VX_OK) return st;
+    /* the coloured order's blocks hold the impulses from here to the end */
+    if (s->colored) vx_parallel_for(s->pool, s->colors.unit_count, load_blocks_range, s);
     s->passes = 0;
     for (size_t i = 0; i < bodies->count; i++) s->start_x[i] = bodies->pose[i].x;
     for (size_t i = 0; i < s->count; i++) {
@@ -196,6 +202,35 @@ static void warm_start(vx_contact_solver *s, const vx_solver_bodies *bodies, siz
     }
 }
 
+/* The coloured order: the relax's impulses summed, after its last pass. */
+static void add_totals_range(void *arg, size_t unit_begin, size_t unit_end)
+{
+    vx_contact_solver *s = arg;
+    for (size_t u = unit_begin; u < unit_end; u++) {
+        size_t first = s->colors.unit_start[u], stop = s->colors.unit_start[u + 1u];
+        for (size_t i = first; i < stop; i++) {
+            const vx_contact_hot_constraint *c = &s->hot[i];
+            for (uint32_t k = 0; k < c->count; k++)
+                s->substep_points[c->source + k].total +=
+                    vx_contact_wide_normal_impulse(&s->blocks[u], (int)(i - first), (int)k);
+        }
+    }
+}
+
+/* The coloured order: unit u's targets from the poses now (update_targets),
+ * into its block. */
+static void set_block_targets(vx_contact_solver *s, const vx_solver_bodies *bodies, size_t u, float inv_h, bool push,
+                              float bias_rate)
+{
+    size_t first = s->colors.unit_start[u], stop = s->colors.unit_start[u + 1u];
+    for (size_t i = first; i < stop; i++) {
+        update_targets(s, bodies, i, inv_h, push, bias_rate);
+        const vx_contact_hot_row *rows = &s->hot_rows[s->hot[i].first];
+        for (uint32_t k = 0; k < s->hot[i].count; k++)
+            vx_contact_wide_set_target(&s->blocks[u], (int)(i - first), (int)k, rows[k].bias, rows[k].pad != 0.0f);
+    }
+}
+
 /* pass 0: targets and warm start; then the iterations (soft push-out) */
 static float solve_range(void *arg, size_t unit_begin, size_t unit_end, int pass)
 {
@@ -203,12 +238,27 @@ static float solve_range(void *arg, size_t unit_begin, size_t unit_end, int pass
     vx_contact_solver *s = job->s;
     size_t begin, end;
     vx_color_positions(&s->colors, unit_begin, unit_end, &begin, &end);
+    if (pass == 0 && s->colored) {
+        for (size_t u = unit_begin; u < unit_end; u++) {
+            set_block_targets(s, job->bodies, u, job->inv_h, true, job->bias_rate);
+            if (job->warm_starting)
+                vx_contact_wide_warm_start(&s->blocks[u], s->hot_velocity);
+            else
+                vx_contact_wide_clear_impulses(&s->blocks[u]);
+        }
+        return 0.0f;
+    }
     if (pass == 0) {
         for (size_t i = begin; i < end; i++)
             warm_start(s, job->bodies, i, job->warm_starting, job->inv_h, job->bias_rate);
         return 0.0f;
     }
     bool backwards = ((job->first_pass + (unsigned)pass - 1u) & 1u) != 0;
+    if (s->colored) {
+        for (size_t u = unit_begin; u < unit_end; u++)
+            vx_contact_wide_solve(&s->blocks[u], s->hot_velocity, backwards, job->mass_scale, job->impulse_scale);
+        return 0.0f;
+    }
     for (size_t i = begin; i < end; i++)
         vx_contact_solver_solve_packed(&s->hot[i], &s->hot_rows[s->hot[i].first], s->hot_velocity, backwards,
                                        job->mass_scale, job->impulse_scale);
@@ -239,6 +289,14 @@ static float relax_range(void *arg, size_t unit_begin, size_t unit_end, int pass
     vx_color_positions(&s->colors, unit_begin, unit_end, &begin, &end);
     bool backwards = ((job->first_pass + (unsigned)pass) & 1u) != 0;
     bool last = pass + 1 == job->iterations;
+    if (s->colored) {
+        /* the blocks still hold the substep's solve: new targets, then solve */
+        for (size_t u = unit_begin; pass == 0 && u < unit_end; u++)
+            set_block_targets(s, job->bodies, u, job->inv_h, false, 0.0f);
+        for (size_t u = unit_begin; u < unit_end; u++)
+            vx_contact_wide_solve(&s->blocks[u], s->hot_velocity, backwards, 1.0f, 0.0f);
+        return 0.0f;
+    }
     for (size_t i = begin; i < end; i++) {
         const vx_contact_hot_constraint *c = &s->hot[i];
         vx_contact_hot_row *rows = &s->hot_rows[c->first];
@@ -255,6 +313,7 @@ void vx_contact_substep_relax(vx_contact_solver *s, vx_solver_bodies *bodies, fl
     substep_job job = {s, bodies, false, 1.0f / h, 0.0f, 1.0f, 0.0f, iterations, s->passes};
     vx_parallel_for(s->pool, bodies->count, load_velocity_range, &job);
     vx_color_sweep(s->pool, &s->colors, iterations, s->passes, relax_range, &job, INFINITY);
+    if (s->colored && iterations > 0) vx_parallel_for(s->pool, s->colors.unit_count, add_totals_range, s);
     s->passes += (unsigned)(iterations > 0 ? iterations : 0);
     vx_parallel_for(s->pool, bodies->count, store_velocity_range, &job);
 }
@@ -262,6 +321,7 @@ void vx_contact_substep_relax(vx_contact_solver *s, vx_solver_bodies *bodies, fl
 void vx_contact_substep_end(vx_contact_solver *s, const vx_solver_bodies *bodies)
 {
     (void)bodies;
+    if (s->colored) vx_contact_solver_store_all_blocks(s);
     vx_contact_solver_unpack_impulses(s, s->hot_solved);
 }
 

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "physics/color_sweep.h"
+#include "physics/contact_wide.h"
 #include "physics/simd4.h"
 
 /* An aligned array of at least n items of size bytes, reused when big enough;
@@ -327,15 +328,79 @@ static void warm_start_constraint(const vx_contact_hot_constraint *c, const vx_c
     }
 }
 
+/* ---- the coloured order's SIMD blocks: unit u of the colouring is
+ * blocks[u], its constraints one per lane (contact_wide.h) ---- */
+
+vx_status vx_contact_solver_reserve_blocks(vx_contact_solver *s)
+{
+    return reserve_aligned((void **)&s->blocks, &s->block_capacity, s->colors.unit_count, sizeof *s->blocks);
+}
+
+void vx_contact_solver_load_blocks(vx_contact_solver *s, size_t unit_begin, size_t unit_end)
+{
+    for (size_t u = unit_begin; u < unit_end; u++) {
+        const vx_contact_hot_constraint *lanes[VX_CONTACT_WIDE_LANES] = {NULL, NULL, NULL, NULL};
+        const vx_contact_hot_row *rows[VX_CONTACT_WIDE_LANES] = {NULL, NULL, NULL, NULL};
+        size_t first = s->colors.unit_start[u], last = s->colors.unit_start[u + 1u];
+        for (size_t j = first; j < last; j++) {
+            lanes[j - first] = &s->hot[j];
+            rows[j - first] = &s->hot_rows[s->hot[j].first];
+        }
+        vx_contact_wide_load(&s->blocks[u], lanes, rows);
+    }
+}
+
+void vx_contact_solver_store_blocks(vx_contact_solver *s, size_t unit_begin, size_t unit_end)
+{
+    for (size_t u = unit_begin; u < unit_end; u++) {
+        vx_contact_hot_row *rows[VX_CONTACT_WIDE_LANES] = {NULL, NULL, NULL, NULL};
+        size_t first = s->colors.unit_start[u], last = s->colors.unit_start[u + 1u];
+        for (size_t j = first; j < last; j++) rows[j - first] = &s->hot_rows[s->hot[j].first];
+        vx_contact_wide_store_impulses(&s->blocks[u], rows);
+    }
+}
+
+static void store_blocks_range(void *arg, size_t begin, size_t end)
+{
+    vx_contact_solver_store_blocks(arg, begin, end);
+}
+
+void vx_contact_solver_store_all_blocks(vx_contact_solver *s)
+{
+    vx_parallel_for(s->pool, s->colors.unit_count, store_blocks_range, s);
+}
+
 typedef struct {
     vx_contact_solver *s;
     bool warm_start; /* pass 0 applies the warm start, the others solve */
 } velocity_job;
 
+/* The coloured order: pass 0 warm starts (when on) and loads the blocks,
+ * the others solve four constraints at a time. */
+static float velocity_range_wide(velocity_job *job, size_t unit_begin, size_t unit_end, int pass)
+{
+    vx_contact_solver *s = job->s;
+    if (pass == 0) {
+        if (job->warm_start) {
+            size_t begin, end;
+            vx_color_positions(&s->colors, unit_begin, unit_end, &begin, &end);
+            for (size_t i = begin; i < end; i++)
+                warm_start_constraint(&s->hot[i], &s->hot_rows[s->hot[i].first], s->hot_velocity);
+        }
+        vx_contact_solver_load_blocks(s, unit_begin, unit_end);
+        return 0.0f;
+    }
+    bool backwards = ((pass - 1) & 1) != 0; /* as velocity_range */
+    for (size_t u = unit_begin; u < unit_end; u++)
+        vx_contact_wide_solve(&s->blocks[u], s->hot_velocity, backwards, 1.0f, 0.0f);
+    return 0.0f;
+}
+
 static float velocity_range(void *arg, size_t unit_begin, size_t unit_end, int pass)
 {
     velocity_job *job = arg;
     vx_contact_solver *s = job->s;
+    if (s->colored) return velocity_range_wide(job, unit_begin, unit_end, pass);
     size_t begin, end;
     vx_color_positions(&s->colors, unit_begin, unit_end, &begin, &end);
     if (job->warm_start) {
@@ -364,8 +429,16 @@ vx_status vx_contact_solver_solve_velocities(vx_contact_solver *s, vx_solver_bod
     vx_status st = vx_contact_solver_pack(s, bodies, &solved);
     if (st != VX_OK) return st;
     velocity_job job = {s, warm_start};
-    vx_color_sweep(s->pool, &s->colors, iterations + (warm_start ? 1 : 0), warm_start ? 1u : 0u, velocity_range, &job,
-                   INFINITY);
+    if (s->colored) {
+        st = vx_contact_solver_reserve_blocks(s);
+        if (st != VX_OK) return st;
+        /* pass 0 loads the blocks (after the warm start, when on) */
+        vx_color_sweep(s->pool, &s->colors, iterations + 1, 1u, velocity_range, &job, INFINITY);
+        vx_contact_solver_store_all_blocks(s);
+    } else {
+        vx_color_sweep(s->pool, &s->colors, iterations + (warm_start ? 1 : 0), warm_start ? 1u : 0u, velocity_range,
+                       &job, INFINITY);
+    }
     unpack(s, solved, bodies);
     return VX_OK;
 }

@@ -304,6 +304,58 @@ void vx_contact_wide_solve(vx_contact_wide_block *w, vx_contact_hot_velocity *ve
     scatter(&b, pad_b, vb, w->store_b);
 }
 
+/* The accumulated impulses applied to the lanes' bodies, point by point as
+ * the substepped solve's scalar warm start does: p = n ln + (t1 l1 + t2 l2),
+ * vA -= mA p, wA -= IA^-1 (rA x n ln + ...), and + for B. Points a lane does
+ * not solve change nothing (blended out). */
+void vx_contact_wide_warm_start(const vx_contact_wide_block *w, vx_contact_hot_velocity *vel)
+{
+    if (!w->used) return;
+    vx_contact_hot_velocity *const va[4] = {&vel[w->a[0]], &vel[w->a[1]], &vel[w->a[2]], &vel[w->a[3]]};
+    vx_contact_hot_velocity *const vb[4] = {&vel[w->b[0]], &vel[w->b[1]], &vel[w->b[2]], &vel[w->b[3]]};
+    wide_body a, b;
+    w4 pad_a[2], pad_b[2];
+    gather(a.v, &pad_a[0], va[0]->v, va[1]->v, va[2]->v, va[3]->v);
+    gather(a.w, &pad_a[1], va[0]->w, va[1]->w, va[2]->w, va[3]->w);
+    gather(b.v, &pad_b[0], vb[0]->v, vb[1]->v, vb[2]->v, vb[3]->v);
+    gather(b.w, &pad_b[1], vb[0]->w, vb[1]->w, vb[2]->w, vb[3]->w);
+    for (uint32_t k = 0; k < w->max_count; k++) {
+        const vx_contact_wide_normal_row *nr = &w->normal_rows[k];
+        const vx_contact_wide_friction_row *fr = &w->friction_rows[k];
+        uint32_t in[4];
+        for (int i = 0; i < 4; i++) in[i] = k < w->count[i] ? 0xffffffffu : 0u;
+        w4 solved = w4_load_mask(in);
+        w4 ln = w4_load(nr->normal_impulse);
+        w4 l1 = w4_load(fr->tangent_impulse[0]), l2 = w4_load(fr->tangent_impulse[1]);
+        w4 ima = w4_load(nr->inv_mass_a), imb = w4_load(nr->inv_mass_b);
+        for (int x = 0; x < 3; x++) {
+            w4 p = w4_add(w4_mul(w4_load(nr->n[x]), ln),
+                          w4_add(w4_mul(w4_load(fr->t[0][x]), l1), w4_mul(w4_load(fr->t[1][x]), l2)));
+            w4 dwa = w4_add(w4_mul(w4_load(nr->ia_n[x]), ln),
+                            w4_add(w4_mul(w4_load(fr->ia_t[0][x]), l1), w4_mul(w4_load(fr->ia_t[1][x]), l2)));
+            w4 dwb = w4_add(w4_mul(w4_load(nr->ib_n[x]), ln),
+                            w4_add(w4_mul(w4_load(fr->ib_t[0][x]), l1), w4_mul(w4_load(fr->ib_t[1][x]), l2)));
+            a.v[x] = w4_select(solved, w4_sub(a.v[x], w4_mul(p, ima)), a.v[x]);
+            a.w[x] = w4_select(solved, w4_sub(a.w[x], dwa), a.w[x]);
+            b.v[x] = w4_select(solved, w4_add(b.v[x], w4_mul(p, imb)), b.v[x]);
+            b.w[x] = w4_select(solved, w4_add(b.w[x], dwb), b.w[x]);
+        }
+    }
+    scatter(&a, pad_a, va, w->store_a);
+    scatter(&b, pad_b, vb, w->store_b);
+}
+
+void vx_contact_wide_clear_impulses(vx_contact_wide_block *w)
+{
+    for (uint32_t k = 0; k < w->max_count; k++) {
+        for (int i = 0; i < 4; i++) {
+            w->normal_rows[k].normal_impulse[i] = 0.0f;
+            w->friction_rows[k].tangent_impulse[0][i] = 0.0f;
+            w->friction_rows[k].tangent_impulse[1][i] = 0.0f;
+        }
+    }
+}
+
 /* ---- loading and storing ---- */
 
 /* The load transposes whole aligned 4-float groups of the hot structs: a

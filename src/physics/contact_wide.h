@@ -93,6 +93,12 @@ void vx_contact_wide_solve(vx_contact_wide_block *w, vx_contact_hot_velocity *ve
  * rows are left untouched, as the scalar solve leaves them). rows[i] may be
  * NULL for an empty lane. */
 void vx_contact_wide_store_impulses(const vx_contact_wide_block *w, vx_contact_hot_row *const rows[4]);
+/* The block's accumulated impulses applied to the lanes' bodies (the
+ * substepped solve's warm start, in its formula: the point's normal and
+ * friction impulses summed, then applied once). */
+void vx_contact_wide_warm_start(const vx_contact_wide_block *w, vx_contact_hot_velocity *vel);
+/* Every accumulated impulse of the block set to 0 (warm starting off). */
+void vx_contact_wide_clear_impulses(vx_contact_wide_block *w);
 /* A point's target: bias in m/s (the normal velocity enforced at least) and
  * soft (the hot row's pad != 0: scaled by mass_scale, relaxed by
  * impulse_scale). Points the lane does not solve are ignored. */
