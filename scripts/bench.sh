@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/bench.sh [--peers] [--repeat N] [--trace-scene SCENE] [SCENE...]
+# scripts/bench.sh [--peers] [--repeat N] [--threads N] [--order ORDER] [--trace-scene SCENE] [SCENE...]
 #
 # Builds voltex-sim (Release), runs each bench scene (default: every
 # scenes/bench/*.json; a SCENE is a path or a name under scenes/bench/) N
@@ -15,6 +15,10 @@
 # it is in the list) runs once more with the full CSV trace written to a
 # temporary file, for the trace output speed in MB/s.
 #
+# --threads N and --order sequential|colored are passed to voltex-sim (they
+# override the scenes' solver.threads and solver.order; Bullet always runs
+# on one thread).
+#
 # --peers also builds bench/peer_bullet (Bullet 3, installing libbullet-dev
 # when missing) in its own build directory and prints Bullet's row under each
 # of ours, with the ratio voltex/bullet of median ms/step.
@@ -24,10 +28,12 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/setup.sh"
 
-usage() { sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,28p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 
 peers=0
 repeat=3
+threads=""
+order=""
 trace_scene=""
 scenes=()
 while [ $# -gt 0 ]; do
@@ -37,6 +43,14 @@ while [ $# -gt 0 ]; do
             [ $# -ge 2 ] || { vx_log "--repeat: missing value"; exit 2; }
             repeat="$2"; shift ;;
         --repeat=*) repeat="${1#--repeat=}" ;;
+        --threads)
+            [ $# -ge 2 ] || { vx_log "--threads: missing value"; exit 2; }
+            threads="$2"; shift ;;
+        --threads=*) threads="${1#--threads=}" ;;
+        --order)
+            [ $# -ge 2 ] || { vx_log "--order: missing value"; exit 2; }
+            order="$2"; shift ;;
+        --order=*) order="${1#--order=}" ;;
         --trace-scene)
             [ $# -ge 2 ] || { vx_log "--trace-scene: missing value"; exit 2; }
             trace_scene="$2"; shift ;;
@@ -49,6 +63,15 @@ while [ $# -gt 0 ]; do
     shift
 done
 [[ "$repeat" =~ ^[1-9][0-9]*$ ]] || { vx_log "--repeat: expected an integer >= 1, got '$repeat'"; exit 2; }
+sim_args=()
+if [ -n "$threads" ]; then
+    [[ "$threads" =~ ^[1-9][0-9]*$ ]] || { vx_log "--threads: expected an integer >= 1, got '$threads'"; exit 2; }
+    sim_args+=(--threads "$threads")
+fi
+if [ -n "$order" ]; then
+    [[ "$order" =~ ^(sequential|colored)$ ]] || { vx_log "--order: expected sequential or colored, got '$order'"; exit 2; }
+    sim_args+=(--order "$order")
+fi
 
 # A scene argument: a file, or a name under scenes/bench/.
 resolve_scene() {
@@ -132,7 +155,8 @@ run_engine() {
         code=0
         if [ "$engine" = voltex ]; then
             prefix="voltex-sim"
-            "$sim" "$scene" --stats -q -o /dev/null --every 1000000000 >/dev/null 2>"$out.$r" || code=$?
+            "$sim" "$scene" ${sim_args[@]+"${sim_args[@]}"} --stats -q -o /dev/null --every 1000000000 >/dev/null \
+                2>"$out.$r" || code=$?
         else
             prefix="peer_bullet"
             "$peer" "$scene" >"$out.$r" 2>&1 || code=$?
@@ -216,7 +240,8 @@ fi
 trace_line=""
 if [ -n "$trace_scene" ]; then
     vx_log "running voltex on $(scene_name "$trace_scene") with the full CSV trace"
-    if "$sim" "$trace_scene" --stats -q -o "$work/trace.csv" >/dev/null 2>"$work/trace.stats"; then
+    if "$sim" "$trace_scene" ${sim_args[@]+"${sim_args[@]}"} --stats -q -o "$work/trace.csv" >/dev/null \
+        2>"$work/trace.stats"; then
         parse_stats voltex-sim "$work/trace.stats" >"$work/trace.kv"
         mb=$(awk '$1 == "trace_mb" { print $2 }' "$work/trace.kv")
         mbs=$(awk '$1 == "trace_mbs" { print $2 }' "$work/trace.kv")
@@ -229,8 +254,10 @@ fi
 
 # ---- the table ----
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)
-echo "voltex-sim bench, $(date -u '+%Y-%m-%d %H:%M UTC'), ${cpu:-unknown CPU}, $(nproc) cores, one thread," \
-     "Release, median of $repeat runs"
+threads_label="${threads:-as in each scene}"
+order_label="${order:-as in each scene}"
+echo "voltex-sim bench, $(date -u '+%Y-%m-%d %H:%M UTC'), ${cpu:-unknown CPU}, $(nproc) cores," \
+     "voltex-sim threads: $threads_label, solver order: $order_label, Release, median of $repeat runs"
 echo "ms = ms per physics step; steps/s = 1000 / mean ms; stages = broad/narrow/solver/integration ms;" \
      "disp = max displacement (m) of a dynamic body from its start at the end"
 if [ -n "$peer" ]; then

@@ -2,6 +2,8 @@
  * (before the contact solver), positions after it. See solver_body.h. */
 #include "physics/solver_body.h"
 
+#include "physics/color_sweep.h"
+
 #include "voltex/rotation.h"
 
 /* 1 / (1 + h c): implicit damping, stable for any h and c >= 0 (Box2D). */
@@ -15,13 +17,29 @@ static void integrate_velocity(const vx_body_info *info, vx_body_velocity *vel, 
     if (info->angular_damping > 0.0f) vel->w = vx_vec3_scale(vel->w, damping_factor(h, info->angular_damping));
 }
 
-void vx_solver_bodies_integrate_velocities(vx_solver_bodies *b, float h)
+typedef struct {
+    vx_solver_bodies *b;
+    float h;
+} integrate_job;
+
+/* Each body on its own: the split between threads changes nothing. */
+static void velocities_range(void *arg, size_t begin, size_t end)
 {
-    for (size_t i = 0; i < b->count; i++) {
+    integrate_job *job = arg;
+    vx_solver_bodies *b = job->b;
+    for (size_t i = begin; i < end; i++) {
         const vx_body_info *info = &b->info[i];
         if (info->motion != VX_MOTION_DYNAMIC || info->asleep) continue;
-        integrate_velocity(info, &b->velocity[i], h);
+        /* the world inverse inertia from this substep's orientation */
+        vx_solver_bodies_update_mass_of(b, i);
+        integrate_velocity(info, &b->velocity[i], job->h);
     }
+}
+
+void vx_solver_bodies_integrate_velocities(vx_solver_bodies *b, float h, vx_thread_pool *pool)
+{
+    integrate_job job = {b, h};
+    vx_parallel_for(pool, b->count, velocities_range, &job);
 }
 
 void vx_solver_bodies_wake(vx_solver_bodies *b, size_t i, float h)
@@ -33,9 +51,12 @@ void vx_solver_bodies_wake(vx_solver_bodies *b, size_t i, float h)
     if (info->motion == VX_MOTION_DYNAMIC) integrate_velocity(info, &b->velocity[i], h);
 }
 
-void vx_solver_bodies_integrate_positions(vx_solver_bodies *b, float h)
+static void positions_range(void *arg, size_t begin, size_t end)
 {
-    for (size_t i = 0; i < b->count; i++) {
+    integrate_job *job = arg;
+    vx_solver_bodies *b = job->b;
+    float h = job->h;
+    for (size_t i = begin; i < end; i++) {
         const vx_body_info *info = &b->info[i];
         if (info->motion == VX_MOTION_STATIC || info->asleep) continue;
         vx_body_pose *pose = &b->pose[i];
@@ -48,4 +69,10 @@ void vx_solver_bodies_integrate_positions(vx_solver_bodies *b, float h)
          * at w and leaves w as it is. Zero w leaves q bit for bit. */
         vx_rotation_integrate(&pose->q, &vel->w, info->inertia, h);
     }
+}
+
+void vx_solver_bodies_integrate_positions(vx_solver_bodies *b, float h, vx_thread_pool *pool)
+{
+    integrate_job job = {b, h};
+    vx_parallel_for(pool, b->count, positions_range, &job);
 }

@@ -190,8 +190,3 @@ void vx_solver_bodies_update_mass_of(vx_solver_bodies *b, size_t i)
     b->mass[i].inv_inertia = vx_world_inverse_inertia(b->pose[i].q, info->inv_inertia);
 }
 
-void vx_solver_bodies_update_mass(vx_solver_bodies *b)
-{
-    for (size_t i = 0; i < b->count; i++)
-        if (!b->info[i].asleep) vx_solver_bodies_update_mass_of(b, i);
-}

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/thread_pool.h"
 #include "voltex/ecs.h"
 #include "voltex/physics.h"
 
@@ -84,20 +85,20 @@ vx_status vx_solver_bodies_gather(vx_solver_bodies *b, vx_world *world, vx_vec3 
  * static and sleeping bodies are never written. */
 void vx_solver_bodies_scatter(const vx_solver_bodies *b);
 
-/* Recomputes every awake body's world inverse inertia from its current
- * orientation. */
-void vx_solver_bodies_update_mass(vx_solver_bodies *b);
-/* The same for body slot i alone. */
+/* Recomputes body slot i's world inverse inertia from its current
+ * orientation (dynamic rotating bodies; the others keep 0). */
 void vx_solver_bodies_update_mass_of(vx_solver_bodies *b, size_t i);
 
-/* Semi-implicit Euler, first half: v += g * gravity_scale * h, then damping
- * v *= 1 / (1 + h c) (only when c > 0, so an undamped body follows the
- * spec's step bit for bit). Awake dynamic bodies only. */
-void vx_solver_bodies_integrate_velocities(vx_solver_bodies *b, float h);
+/* Semi-implicit Euler, first half, for the awake dynamic bodies: the world
+ * inverse inertia from the current orientation, v += g * gravity_scale * h,
+ * then damping v *= 1 / (1 + h c) (only when c > 0, so an undamped body
+ * follows the spec's step bit for bit). Bodies split between the pool's
+ * threads (NULL: one); each body on its own, so the split changes nothing. */
+void vx_solver_bodies_integrate_velocities(vx_solver_bodies *b, float h, vx_thread_pool *pool);
 /* Second half: x += v h; orientation by vx_rotation_integrate (gyroscopic
  * term included; kinematic bodies and bodies without inertia turn rigidly
- * at w). Awake dynamic and kinematic bodies. */
-void vx_solver_bodies_integrate_positions(vx_solver_bodies *b, float h);
+ * at w). Awake dynamic and kinematic bodies, split as above. */
+void vx_solver_bodies_integrate_positions(vx_solver_bodies *b, float h, vx_thread_pool *pool);
 /* Body slot i, asleep until now, joins a substep of h whose velocity stage
  * has already run: its inverse inertia and its velocity step are done now.
  * Clears its asleep flag. */

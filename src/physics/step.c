@@ -4,8 +4,8 @@
  *   wakes for changes from outside (sleep.h); the broad phase's proxies
  *   brought in line (body_broadphase.h: kept from step to step)
  *   one substep (substeps == 1), h = fixed_dt:
- *     world inverse inertia from the orientations
- *     velocities: v += g * gravity_scale * h, damping
+ *     velocities: world inverse inertia from the orientations,
+ *     v += g * gravity_scale * h, damping
  *     detection: broad phase (dynamic tree or BVH) over bounds grown by the
  *     speculative distance and the substep's motion, the wake pass of
  *     sleeping islands, oriented manifolds with speculative margin
@@ -160,8 +160,7 @@ static vx_status detect_and_prepare(struct vx_step_state *st, const vx_physics_c
 {
     vx_solver_bodies *bodies = &st->bodies;
     lap(st, STAGE_OTHER);
-    vx_solver_bodies_update_mass(bodies);
-    vx_solver_bodies_integrate_velocities(bodies, h);
+    vx_solver_bodies_integrate_velocities(bodies, h, st->pool);
     lap(st, STAGE_INTEGRATE);
 
     vx_status s = vx_body_broadphase_find_pairs(&st->broadphase, bodies, config->speculative_distance, lookahead);
@@ -201,7 +200,7 @@ static vx_status substep(struct vx_step_state *st, const vx_physics_config *conf
     if (s != VX_OK) return s;
     lap(st, STAGE_SOLVER);
 
-    vx_solver_bodies_integrate_positions(bodies, h);
+    vx_solver_bodies_integrate_positions(bodies, h, st->pool);
     lap(st, STAGE_INTEGRATE);
     /* fast bodies that the solve set turning stop where they first touch (ccd.h) */
     s = vx_ccd_limit_motion(&st->ccd, bodies, pairs, config->speculative_distance, h);
@@ -234,13 +233,12 @@ static vx_status substepped(struct vx_step_state *st, const vx_physics_config *c
 
     for (int k = 0; k < config->substeps; k++) {
         if (k > 0) {
-            vx_solver_bodies_update_mass(bodies);
-            vx_solver_bodies_integrate_velocities(bodies, h);
+            vx_solver_bodies_integrate_velocities(bodies, h, st->pool);
             lap(st, STAGE_INTEGRATE);
         }
         vx_contact_substep_solve(&st->solver, bodies, h, config->iterations, config);
         lap(st, STAGE_SOLVER);
-        vx_solver_bodies_integrate_positions(bodies, h);
+        vx_solver_bodies_integrate_positions(bodies, h, st->pool);
         lap(st, STAGE_INTEGRATE);
         s = vx_ccd_limit_motion(&st->ccd, bodies, pairs, config->speculative_distance, h);
         if (s != VX_OK) return s;
