@@ -581,13 +581,6 @@ Test(ecs_nomem, impossible_component_size_fails_cleanly)
     vx_world_destroy(w);
 }
 
-#if defined(__SANITIZE_ADDRESS__)
-#define VX_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define VX_TEST_ASAN 1
-#endif
-#endif
 
 #if !defined(VX_TEST_ASAN)
 /* Allocation failure injection: this program replaces malloc and friends with

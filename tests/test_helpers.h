@@ -149,4 +149,14 @@ static inline float vx_test_pair_impulse(const vx_test_stepper *s, vx_entity a, 
     return sum;
 }
 
+/* VX_TEST_ASAN is defined in a build with the address sanitizer (GCC's and
+ * Clang's macros), where long tests run shorter. */
+#if defined(__SANITIZE_ADDRESS__)
+#define VX_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define VX_TEST_ASAN 1
+#endif
+#endif
+
 #endif

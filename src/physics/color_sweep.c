@@ -8,6 +8,19 @@
 /* the most threads a sweep keeps a minimum for (the pool is never larger) */
 #define VX_SWEEP_MAX_THREADS 256
 
+/* Below these sizes a sweep or loop runs on the calling thread alone: the
+ * threads' meetings would cost more than the work, and a thread the system
+ * has put aside makes every meeting wait for it. Results do not depend on
+ * it (vx_parallel_set_min_work). */
+static size_t min_units = 64;  /* coloured units: about 256 constraints */
+static size_t min_items = 256; /* bodies, pairs, constraints */
+
+void vx_parallel_set_min_work(size_t units, size_t items)
+{
+    min_units = units;
+    min_items = items;
+}
+
 typedef struct {
     vx_thread_pool *pool;
     const vx_contact_colors *colors;
@@ -61,6 +74,7 @@ void vx_color_sweep(vx_thread_pool *pool, const vx_contact_colors *colors, int p
 {
     if (passes <= 0 || colors->count == 0) return;
     sweep sw;
+    if (colors->unit_count < min_units) pool = NULL;
     sw.pool = pool;
     sw.colors = colors;
     sw.passes = passes;
@@ -89,5 +103,5 @@ void vx_parallel_for(vx_thread_pool *pool, size_t n, vx_item_range_fn fn, void *
 {
     if (n == 0) return;
     loop l = {n, fn, arg};
-    vx_thread_pool_run(pool, loop_thread, &l);
+    vx_thread_pool_run(n < min_items ? NULL : pool, loop_thread, &l);
 }

@@ -36,4 +36,9 @@ void vx_color_sweep(vx_thread_pool *pool, const vx_contact_colors *colors, int p
 typedef void (*vx_item_range_fn)(void *arg, size_t begin, size_t end);
 void vx_parallel_for(vx_thread_pool *pool, size_t n, vx_item_range_fn fn, void *arg);
 
+/* The sizes below which sweeps (units) and loops (items) stay on the
+ * calling thread (defaults 64 and 256). For tests, which set 0 to run small
+ * scenes on every thread; results never depend on it. */
+void vx_parallel_set_min_work(size_t units, size_t items);
+
 #endif

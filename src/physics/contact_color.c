@@ -148,13 +148,15 @@ static vx_status reserve_cursor(vx_contact_colors *c, size_t n)
 }
 
 /* Positions [begin, end) of one colour (or the whole sequential order) as
- * a range of new units; a serial range right after a serial range of the
- * same level joins it. */
-static vx_status add_range(vx_contact_colors *c, uint32_t begin, uint32_t end, bool serial, uint32_t level)
+ * a range of new units of unit_size positions (1 for a level's leftovers,
+ * which may share bodies: one per unit, one after the other); a serial range
+ * right after a serial range of the same level joins it. */
+static vx_status add_range(vx_contact_colors *c, uint32_t begin, uint32_t end, bool serial, uint32_t level,
+                           uint32_t unit_size)
 {
     if (end <= begin) return VX_OK;
     uint32_t first_unit = (uint32_t)c->unit_count;
-    for (uint32_t p = begin; p < end; p += VX_COLOR_UNIT) c->unit_start[c->unit_count++] = p;
+    for (uint32_t p = begin; p < end; p += unit_size) c->unit_start[c->unit_count++] = p;
     c->unit_start[c->unit_count] = end;
     if (serial && c->range_count > 0 && c->ranges[c->range_count - 1].serial &&
         c->ranges[c->range_count - 1].end == first_unit && c->ranges[c->range_count - 1].level == level) {
@@ -184,7 +186,7 @@ static unsigned first_free(uint64_t used)
 static vx_status sequential(vx_contact_colors *c)
 {
     for (size_t i = 0; i < c->count; i++) c->order[i] = c->ids[i];
-    vx_status st = add_range(c, 0u, (uint32_t)c->count, true, 0u);
+    vx_status st = add_range(c, 0u, (uint32_t)c->count, true, 0u, VX_COLOR_UNIT);
     if (st != VX_OK) c->count = 0;
     return st;
 }
@@ -248,7 +250,8 @@ vx_status vx_contact_colors_end(vx_contact_colors *c, bool colored)
             sum += counts[k];
         }
         for (unsigned k = 0; k <= LEFTOVER; k++) {
-            st = add_range(c, starts[k], starts[k] + counts[k], k == LEFTOVER || counts[k] < VX_COLOR_MIN_PARALLEL, l);
+            st = add_range(c, starts[k], starts[k] + counts[k], k == LEFTOVER || counts[k] < VX_COLOR_MIN_PARALLEL, l,
+                           k == LEFTOVER ? 1u : VX_COLOR_UNIT);
             if (st != VX_OK) {
                 c->count = 0;
                 c->range_count = 0;

@@ -30,8 +30,10 @@
 #define VX_COLOR_MIN_PARALLEL 32
 
 /* Ranges are in units: runs of up to VX_COLOR_UNIT consecutive positions
- * of one colour (in the sequential order, of the one range), the pieces the
- * threads share out and the SIMD solver's blocks of four lanes. */
+ * of one colour (in the sequential order, of the one range; a level's
+ * leftovers, which may share bodies, one position per unit), the pieces the
+ * threads share out and the SIMD solver's blocks of four lanes: the items of
+ * a unit of the coloured order never share a moved body. */
 #define VX_COLOR_UNIT 4
 
 typedef struct {

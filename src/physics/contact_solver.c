@@ -24,6 +24,7 @@
 #include "physics/contact_solver.h"
 #include "common/grow.h"
 #include "physics/color_sweep.h"
+#include "physics/simd4.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -135,15 +136,29 @@ static void match_points(const vx_manifold *m, const vx_body_pose *pa, const vx_
 
 static float inverse_or_zero(float k) { return k > 0.0f ? 1.0f / k : 0.0f; }
 
-/* The angular parts of one row along direction d and its effective mass. */
-static float setup_row(const vx_contact_constraint *c, const vx_body_mass *ma, const vx_body_mass *mb, vx_vec3 ra,
-                       vx_vec3 rb, vx_vec3 d, vx_vec3 *ra_d, vx_vec3 *rb_d, vx_vec3 *ia_d, vx_vec3 *ib_d)
+/* A body's world inverse inertia as three column vectors (simd4.h). */
+static void inertia_columns(const vx_body_mass *m, vx_v4 c[3])
 {
-    *ra_d = vx_vec3_cross(ra, d);
-    *rb_d = vx_vec3_cross(rb, d);
-    *ia_d = vx_mat3_mul_vec3(&ma->inv_inertia, *ra_d);
-    *ib_d = vx_mat3_mul_vec3(&mb->inv_inertia, *rb_d);
-    float k = c->inv_mass_a + c->inv_mass_b + vx_vec3_dot(*ra_d, *ia_d) + vx_vec3_dot(*rb_d, *ib_d);
+    for (int j = 0; j < 3; j++)
+        c[j] = vx_v4_make3(m->inv_inertia.m[0][j], m->inv_inertia.m[1][j], m->inv_inertia.m[2][j]);
+}
+
+static vx_vec3 to_vec3(vx_v4 a) { return vx_vec3_make(vx_v4_x(a), vx_v4_y(a), vx_v4_z(a)); }
+
+/* The angular parts of one row along direction d and its effective mass,
+ * in 4-float registers: the same operations in the same order as
+ * vx_vec3_cross, vx_mat3_mul_vec3 and vx_vec3_dot, so the same bits. */
+static float setup_row(const vx_contact_constraint *c, const vx_v4 ia[3], const vx_v4 ib[3], vx_v4 ra, vx_v4 rb,
+                       vx_vec3 d, vx_vec3 *ra_d, vx_vec3 *rb_d, vx_vec3 *ia_d, vx_vec3 *ib_d)
+{
+    vx_v4 dv = vx_v4_make3(d.x, d.y, d.z);
+    vx_v4 rad = vx_v4_cross3(ra, dv), rbd = vx_v4_cross3(rb, dv);
+    vx_v4 iad = vx_v4_mat3_columns_mul(ia, rad), ibd = vx_v4_mat3_columns_mul(ib, rbd);
+    *ra_d = to_vec3(rad);
+    *rb_d = to_vec3(rbd);
+    *ia_d = to_vec3(iad);
+    *ib_d = to_vec3(ibd);
+    float k = c->inv_mass_a + c->inv_mass_b + vx_v4_dot3(rad, iad) + vx_v4_dot3(rbd, ibd);
     return inverse_or_zero(k);
 }
 
@@ -174,11 +189,15 @@ static void prepare_point(vx_contact_constraint *c, const vx_manifold_point *mp,
     vx_vec3 mid = vx_vec3_scale(vx_vec3_add(mp->point_a, mp->point_b), 0.5f);
     vx_vec3 ra = vx_vec3_sub(mid, pa->x);
     vx_vec3 rb = vx_vec3_sub(mid, pb->x);
-    row->normal_mass = setup_row(c, ma, mb, ra, rb, c->n, &row->ra_n, &row->rb_n, &row->ia_n, &row->ib_n);
+    vx_v4 ia[3], ib[3];
+    inertia_columns(ma, ia);
+    inertia_columns(mb, ib);
+    vx_v4 ra4 = vx_v4_make3(ra.x, ra.y, ra.z), rb4 = vx_v4_make3(rb.x, rb.y, rb.z);
+    row->normal_mass = setup_row(c, ia, ib, ra4, rb4, c->n, &row->ra_n, &row->rb_n, &row->ia_n, &row->ib_n);
     const vx_vec3 t[2] = {c->t1, c->t2};
     for (int k = 0; k < 2; k++)
         row->tangent_mass[k] =
-            setup_row(c, ma, mb, ra, rb, t[k], &row->ra_t[k], &row->rb_t[k], &row->ia_t[k], &row->ib_t[k]);
+            setup_row(c, ia, ib, ra4, rb4, t[k], &row->ra_t[k], &row->rb_t[k], &row->ia_t[k], &row->ib_t[k]);
 
     float vn0 = point_velocity_along(va, vb, c->n, row->ra_n, row->rb_n);
     float sep = 0.0f - mp->depth;

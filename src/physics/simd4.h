@@ -27,6 +27,21 @@ static inline float vx_v4_dot3(vx_v4 a, vx_v4 b)
     return x + y + z;
 }
 
+/* a x b as vx_vec3_cross, lane by lane: (ay bz - az by, az bx - ax bz,
+ * ax by - ay bx); the pad lane is aw bw - aw bw. */
+static inline vx_v4 vx_v4_cross3(vx_v4 a, vx_v4 b)
+{
+    vx_v4 a_yzx = _mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 0, 2, 1));
+    vx_v4 b_zxy = _mm_shuffle_ps(b, b, _MM_SHUFFLE(3, 1, 0, 2));
+    vx_v4 a_zxy = _mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 1, 0, 2));
+    vx_v4 b_yzx = _mm_shuffle_ps(b, b, _MM_SHUFFLE(3, 0, 2, 1));
+    return _mm_sub_ps(_mm_mul_ps(a_yzx, b_zxy), _mm_mul_ps(a_zxy, b_yzx));
+}
+static inline vx_v4 vx_v4_make3(float x, float y, float z) { return _mm_set_ps(0.0f, z, y, x); }
+static inline float vx_v4_x(vx_v4 a) { return _mm_cvtss_f32(a); }
+static inline float vx_v4_y(vx_v4 a) { return _mm_cvtss_f32(_mm_shuffle_ps(a, a, _MM_SHUFFLE(1, 1, 1, 1))); }
+static inline float vx_v4_z(vx_v4 a) { return _mm_cvtss_f32(_mm_movehl_ps(a, a)); }
+
 #else
 
 typedef struct {
@@ -66,7 +81,29 @@ static inline vx_v4 vx_v4_splat(float s)
     return r;
 }
 static inline float vx_v4_dot3(vx_v4 a, vx_v4 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+static inline vx_v4 vx_v4_cross3(vx_v4 a, vx_v4 b)
+{
+    vx_v4 r = {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x, a.w * b.w - a.w * b.w};
+    return r;
+}
+static inline vx_v4 vx_v4_make3(float x, float y, float z)
+{
+    vx_v4 r = {x, y, z, 0.0f};
+    return r;
+}
+static inline float vx_v4_x(vx_v4 a) { return a.x; }
+static inline float vx_v4_y(vx_v4 a) { return a.y; }
+static inline float vx_v4_z(vx_v4 a) { return a.z; }
 
 #endif
+
+/* m v as vx_mat3_mul_vec3, from m's columns c0, c1, c2 (lane i of cj is
+ * m[i][j]): (c0 vx + c1 vy) + c2 vz, lane i being (m[i][0] vx + m[i][1] vy)
+ * + m[i][2] vz. */
+static inline vx_v4 vx_v4_mat3_columns_mul(const vx_v4 c[3], vx_v4 v)
+{
+    return vx_v4_add(vx_v4_add(vx_v4_mul(c[0], vx_v4_splat(vx_v4_x(v))), vx_v4_mul(c[1], vx_v4_splat(vx_v4_y(v)))),
+                     vx_v4_mul(c[2], vx_v4_splat(vx_v4_z(v))));
+}
 
 #endif

@@ -1,0 +1,610 @@
+/* The solve order of the contact constraints (src/physics/contact_color.h),
+ * over hand-made and random constraint graphs: chains, stacks, dense
+ * clusters, floating pairs, a floor carrying hundreds of bodies, hubs with
+ * more than VX_LEVEL_COLORS constraints, none at all.
+ *
+ * Checked for the coloured order: every added id appears exactly once; the
+ * ranges tile the units and the units tile the order; levels never
+ * decrease along the ranges and are the documented depths (bodies the
+ * solver does not move at 0, breadth first from there, a constraint at the
+ * smaller depth of its two bodies); no two constraints of a parallel range
+ * and no two of a unit share a moved body; a parallel range has at least
+ * VX_COLOR_MIN_PARALLEL constraints and a level at most VX_LEVEL_COLORS
+ * parallel ranges. The sequential order is the add order in one serial
+ * range. The result is a function of the input alone, whatever the
+ * vx_contact_colors held before. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "physics/contact_color.h"
+#include "test_helpers.h"
+
+#define NO_DEPTH UINT32_MAX
+
+typedef struct {
+    uint32_t id, a, b;
+    bool moved_a, moved_b;
+} item;
+
+/* A constraint graph: items over bodies 0 .. body_count - 1, each body moved
+ * by the solver or not (static, kinematic). */
+typedef struct {
+    item *items;
+    size_t count, capacity;
+    size_t body_count;
+    bool *moved;
+    uint32_t next_id;
+} graph;
+
+static void graph_init(graph *g, size_t body_count, size_t capacity)
+{
+    memset(g, 0, sizeof *g);
+    g->items = calloc(capacity > 0 ? capacity : 1u, sizeof *g->items);
+    g->moved = calloc(body_count > 0 ? body_count : 1u, sizeof *g->moved);
+    cr_assert(g->items && g->moved);
+    g->capacity = capacity;
+    g->body_count = body_count;
+    for (size_t i = 0; i < body_count; i++) g->moved[i] = true;
+}
+
+static void graph_free(graph *g)
+{
+    free(g->items);
+    free(g->moved);
+}
+
+/* Ids increase as the header asks, with gaps (the solver skips some). */
+static void graph_add(graph *g, uint32_t a, uint32_t b)
+{
+    cr_assert_lt(g->count, g->capacity);
+    cr_assert(a < g->body_count && b < g->body_count && a != b);
+    cr_assert(g->moved[a] || g->moved[b], "the solver never adds a pair it moves neither body of");
+    item *it = &g->items[g->count++];
+    it->id = g->next_id;
+    g->next_id += 1u + (g->next_id % 3u == 1u ? 1u : 0u);
+    it->a = a;
+    it->b = b;
+    it->moved_a = g->moved[a];
+    it->moved_b = g->moved[b];
+}
+
+static vx_status run_colors(vx_contact_colors *c, const graph *g, bool colored)
+{
+    vx_status st = vx_contact_colors_begin(c, g->count, g->body_count);
+    if (st != VX_OK) return st;
+    for (size_t i = 0; i < g->count; i++) {
+        const item *it = &g->items[i];
+        vx_contact_colors_add(c, it->id, it->a, it->moved_a, it->b, it->moved_b);
+    }
+    return vx_contact_colors_end(c, colored);
+}
+
+/* The item of an id (ids increase, so a binary search). */
+static const item *item_of(const graph *g, uint32_t id)
+{
+    size_t lo = 0, hi = g->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2u;
+        if (g->items[mid].id < id)
+            lo = mid + 1u;
+        else
+            hi = mid;
+    }
+    cr_assert(lo < g->count && g->items[lo].id == id, "id %u in the order was never added", id);
+    return &g->items[lo];
+}
+
+/* Reference depths, breadth first over constraints of two moved bodies from
+ * the bodies the solver does not move (depth 0); NO_DEPTH for bodies no
+ * path connects to one. */
+static uint32_t *reference_depths(const graph *g)
+{
+    uint32_t *depth = malloc((g->body_count + 1u) * sizeof *depth);
+    cr_assert_not_null(depth);
+    for (size_t i = 0; i < g->body_count; i++) depth[i] = g->moved[i] ? NO_DEPTH : 0u;
+    /* relax until nothing changes: plain and obviously right (graphs are small) */
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (size_t k = 0; k < g->count; k++) {
+            const item *it = &g->items[k];
+            uint32_t da = depth[it->a], db = depth[it->b];
+            if (it->moved_a && db != NO_DEPTH && db + 1u < da) {
+                depth[it->a] = db + 1u;
+                changed = true;
+            }
+            if (it->moved_b && da != NO_DEPTH && da + 1u < db) {
+                depth[it->b] = da + 1u;
+                changed = true;
+            }
+        }
+    }
+    return depth;
+}
+
+/* Do two items share a body that both move? */
+static bool share_moved_body(const item *x, const item *y)
+{
+    return (x->moved_a && ((y->moved_a && x->a == y->a) || (y->moved_b && x->a == y->b))) ||
+           (x->moved_b && ((y->moved_a && x->b == y->a) || (y->moved_b && x->b == y->b)));
+}
+
+/* Marks per body, to find a body used twice in a set of items in linear time. */
+typedef struct {
+    uint32_t *mark;
+    uint32_t stamp;
+} body_marks;
+
+static void marks_init(body_marks *m, size_t body_count)
+{
+    m->mark = calloc(body_count > 0 ? body_count : 1u, sizeof *m->mark);
+    cr_assert_not_null(m->mark);
+    m->stamp = 0u;
+}
+
+/* Starts a new set. */
+static void marks_clear(body_marks *m) { m->stamp++; }
+
+/* false if a moved body of it is already in the current set. */
+static bool marks_take(body_marks *m, const item *it)
+{
+    if (it->moved_a) {
+        if (m->mark[it->a] == m->stamp) return false;
+        m->mark[it->a] = m->stamp;
+    }
+    if (it->moved_b) {
+        if (m->mark[it->b] == m->stamp) return false;
+        m->mark[it->b] = m->stamp;
+    }
+    return true;
+}
+
+/* The unit/range structure shared by both orders. */
+static void check_tiling(const vx_contact_colors *c, const graph *g)
+{
+    cr_assert_eq(c->count, g->count);
+    if (g->count == 0) {
+        cr_assert_eq(c->range_count, 0u);
+        cr_assert_eq(c->unit_count, 0u);
+        return;
+    }
+    cr_assert_gt(c->range_count, 0u);
+    /* units tile the order, each 1..VX_COLOR_UNIT positions */
+    cr_assert_eq(c->unit_start[0], 0u);
+    cr_assert_eq(c->unit_start[c->unit_count], (uint32_t)c->count);
+    for (size_t u = 0; u < c->unit_count; u++) {
+        uint32_t len = c->unit_start[u + 1] - c->unit_start[u];
+        cr_assert(len >= 1u && len <= VX_COLOR_UNIT, "unit %zu has %u positions", u, len);
+    }
+    /* ranges tile the units, in order, none empty */
+    uint32_t expected = 0;
+    for (size_t r = 0; r < c->range_count; r++) {
+        cr_assert_eq(c->ranges[r].begin, expected, "range %zu starts at unit %u, expected %u", r,
+                     c->ranges[r].begin, expected);
+        cr_assert_gt(c->ranges[r].end, c->ranges[r].begin, "range %zu is empty", r);
+        expected = c->ranges[r].end;
+    }
+    cr_assert_eq(expected, (uint32_t)c->unit_count);
+    /* every added id exactly once */
+    bool *seen = calloc(g->count, sizeof *seen);
+    cr_assert_not_null(seen);
+    for (size_t p = 0; p < c->count; p++) {
+        const item *it = item_of(g, c->order[p]);
+        size_t k = (size_t)(it - g->items);
+        cr_assert(!seen[k], "id %u appears twice", it->id);
+        seen[k] = true;
+    }
+    free(seen);
+}
+
+/* Every invariant of the coloured order. */
+static void check_colored(const vx_contact_colors *c, const graph *g)
+{
+    check_tiling(c, g);
+    if (g->count == 0) return;
+    uint32_t *depth = reference_depths(g);
+    body_marks marks;
+    marks_init(&marks, g->body_count);
+    uint32_t parallel_in_level = 0;
+    for (size_t r = 0; r < c->range_count; r++) {
+        const vx_color_range *range = &c->ranges[r];
+        if (r > 0) {
+            cr_assert_geq(range->level, c->ranges[r - 1].level, "range %zu goes down a level", r);
+            if (range->level != c->ranges[r - 1].level) parallel_in_level = 0;
+        }
+        uint32_t first = c->unit_start[range->begin], last = c->unit_start[range->end];
+        if (!range->serial) {
+            cr_assert_geq(last - first, (uint32_t)VX_COLOR_MIN_PARALLEL, "parallel range %zu has %u items", r,
+                          last - first);
+            parallel_in_level++;
+            cr_assert_leq(parallel_in_level, (uint32_t)VX_LEVEL_COLORS, "level %u: too many colours", range->level);
+            marks_clear(&marks);
+        }
+        for (uint32_t u = range->begin; u < range->end; u++) {
+            /* a unit's constraints share no moved body */
+            for (uint32_t p = c->unit_start[u]; p < c->unit_start[u + 1]; p++)
+                for (uint32_t q = p + 1u; q < c->unit_start[u + 1]; q++)
+                    cr_assert(!share_moved_body(item_of(g, c->order[p]), item_of(g, c->order[q])),
+                              "unit %u of %s range %zu (level %u): ids %u and %u share a moved body", u,
+                              range->serial ? "serial" : "parallel", r, range->level, c->order[p], c->order[q]);
+            for (uint32_t p = c->unit_start[u]; p < c->unit_start[u + 1]; p++) {
+                const item *it = item_of(g, c->order[p]);
+                /* a parallel range's constraints share no moved body */
+                if (!range->serial)
+                    cr_assert(marks_take(&marks, it), "parallel range %zu: id %u shares a moved body", r, it->id);
+                /* the level is the documented depth where a path to the fixed world fixes it */
+                uint32_t da = depth[it->a], db = depth[it->b];
+                uint32_t want = da < db ? da : db;
+                if (want != NO_DEPTH)
+                    cr_assert_eq(range->level, want, "id %u (bodies %u, %u) in level %u, expected %u", it->id, it->a,
+                                 it->b, range->level, want);
+                else
+                    cr_assert_geq(range->level, 1u, "a floating constraint at level 0");
+            }
+        }
+    }
+    free(marks.mark);
+    free(depth);
+}
+
+static void check_sequential(const vx_contact_colors *c, const graph *g)
+{
+    check_tiling(c, g);
+    if (g->count == 0) return;
+    for (size_t p = 0; p < g->count; p++) cr_assert_eq(c->order[p], g->items[p].id, "position %zu", p);
+    cr_assert_eq(c->range_count, 1u);
+    cr_assert(c->ranges[0].serial);
+    cr_assert_eq(c->unit_count, (g->count + VX_COLOR_UNIT - 1u) / VX_COLOR_UNIT);
+}
+
+/* The level of the range holding position p. */
+static uint32_t level_at(const vx_contact_colors *c, size_t p)
+{
+    for (size_t r = 0; r < c->range_count; r++)
+        if (c->unit_start[c->ranges[r].end] > p) return c->ranges[r].level;
+    cr_assert_fail("position %zu is in no range", p);
+    return 0;
+}
+
+static bool range_is_serial_at(const vx_contact_colors *c, size_t p)
+{
+    for (size_t r = 0; r < c->range_count; r++)
+        if (c->unit_start[c->ranges[r].end] > p) return c->ranges[r].serial;
+    cr_assert_fail("position %zu is in no range", p);
+    return false;
+}
+
+/* Both orders of g into fresh structures, checked. */
+static void check_both(const graph *g)
+{
+    for (int colored = 0; colored < 2; colored++) {
+        vx_contact_colors c;
+        vx_contact_colors_init(&c);
+        cr_assert_eq(run_colors(&c, g, colored != 0), VX_OK);
+        if (colored)
+            check_colored(&c, g);
+        else
+            check_sequential(&c, g);
+        vx_contact_colors_free(&c);
+    }
+}
+
+/* ---- hand-made graphs with known answers ---- */
+
+Test(physics_colors, no_constraints_give_no_ranges)
+{
+    graph g;
+    graph_init(&g, 5, 0);
+    for (int colored = 0; colored < 2; colored++) {
+        vx_contact_colors c;
+        vx_contact_colors_init(&c);
+        cr_assert_eq(run_colors(&c, &g, colored != 0), VX_OK);
+        cr_assert_eq(c.count, 0u);
+        cr_assert_eq(c.range_count, 0u);
+        cr_assert_eq(c.unit_count, 0u);
+        /* and after a non-empty use, an empty one is empty again */
+        graph one;
+        graph_init(&one, 2, 1);
+        one.moved[0] = false;
+        graph_add(&one, 0, 1);
+        cr_assert_eq(run_colors(&c, &one, colored != 0), VX_OK);
+        cr_assert_eq(c.count, 1u);
+        cr_assert_eq(run_colors(&c, &g, colored != 0), VX_OK);
+        cr_assert_eq(c.count, 0u);
+        cr_assert_eq(c.range_count, 0u);
+        cr_assert_eq(c.unit_count, 0u);
+        graph_free(&one);
+        vx_contact_colors_free(&c);
+    }
+    graph_free(&g);
+}
+
+/* ground (0, static) - 1 - 2 - ... - n: constraint k is at level k, alone. */
+Test(physics_colors, chain_climbs_one_level_per_link)
+{
+    enum { N = 40 };
+    graph g;
+    graph_init(&g, N + 1, N);
+    g.moved[0] = false;
+    /* added top first, so the order must turn it round */
+    for (uint32_t k = N; k >= 1; k--) graph_add(&g, k - 1u, k);
+    check_both(&g);
+    vx_contact_colors c;
+    vx_contact_colors_init(&c);
+    cr_assert_eq(run_colors(&c, &g, true), VX_OK);
+    cr_assert_eq(c.range_count, (size_t)N);
+    for (size_t p = 0; p < N; p++) {
+        /* position p holds the link from body p to p + 1 */
+        cr_assert_eq(c.order[p], g.items[N - 1 - p].id, "position %zu", p);
+        cr_assert_eq(c.ranges[p].level, (uint32_t)p);
+        cr_assert(c.ranges[p].serial);
+    }
+    vx_contact_colors_free(&c);
+    graph_free(&g);
+}
+
+/* A stack of boxes with four constraints per touching pair (four contact
+ * points): each level's four share both bodies, so each is its own colour,
+ * all serial, merged into one range per level. */
+Test(physics_colors, stack_with_four_points_per_pair_is_one_serial_range_per_level)
+{
+    enum { BOXES = 12, POINTS = 4 };
+    graph g;
+    graph_init(&g, BOXES + 1, BOXES * POINTS);
+    g.moved[0] = false;
+    for (uint32_t k = 1; k <= BOXES; k++)
+        for (int p = 0; p < POINTS; p++) graph_add(&g, k - 1u, k);
+    check_both(&g);
+    vx_contact_colors c;
+    vx_contact_colors_init(&c);
+    cr_assert_eq(run_colors(&c, &g, true), VX_OK);
+    cr_assert_eq(c.range_count, (size_t)BOXES);
+    for (size_t r = 0; r < BOXES; r++) {
+        cr_assert(c.ranges[r].serial);
+        cr_assert_eq(c.ranges[r].level, (uint32_t)r);
+        /* four colours of one: four units of one position each */
+        cr_assert_eq(c.ranges[r].end - c.ranges[r].begin, (uint32_t)POINTS);
+    }
+    /* the order within a level is the add order */
+    for (size_t p = 0; p < c.count; p++) cr_assert_eq(c.order[p], g.items[p].id);
+    vx_contact_colors_free(&c);
+    graph_free(&g);
+}
+
+/* 500 bodies resting on one static floor: one colour, one parallel range of
+ * 125 full units, in add order. */
+Test(physics_colors, bodies_on_a_floor_are_one_parallel_colour)
+{
+    enum { BODIES = 500 };
+    graph g;
+    graph_init(&g, BODIES + 1, BODIES);
+    g.moved[BODIES] = false; /* the floor is the last slot */
+    for (uint32_t k = 0; k < BODIES; k++) graph_add(&g, k, BODIES);
+    check_both(&g);
+    vx_contact_colors c;
+    vx_contact_colors_init(&c);
+    cr_assert_eq(run_colors(&c, &g, true), VX_OK);
+    cr_assert_eq(c.range_count, 1u);
+    cr_assert(!c.ranges[0].serial);
+    cr_assert_eq(c.ranges[0].level, 0u);
+    cr_assert_eq(c.unit_count, (size_t)BODIES / VX_COLOR_UNIT);
+    for (size_t p = 0; p < BODIES; p++) cr_assert_eq(c.order[p], g.items[p].id);
+    vx_contact_colors_free(&c);
+    graph_free(&g);
+}
+
+/* Pairs touching nothing fixed, each its own island: all one colour. */
+Test(physics_colors, floating_pairs_are_one_parallel_colour)
+{
+    enum { PAIRS = 100 };
+    graph g;
+    graph_init(&g, 2 * PAIRS, PAIRS);
+    for (uint32_t k = 0; k < PAIRS; k++) graph_add(&g, 2u * k + 1u, 2u * k);
+    check_both(&g);
+    vx_contact_colors c;
+    vx_contact_colors_init(&c);
+    cr_assert_eq(run_colors(&c, &g, true), VX_OK);
+    cr_assert_eq(c.range_count, 1u);
+    cr_assert(!c.ranges[0].serial);
+    cr_assert_eq(c.unit_count, (size_t)PAIRS / VX_COLOR_UNIT);
+    vx_contact_colors_free(&c);
+    graph_free(&g);
+}
+
+/* HUBS moved hubs on a static floor, each with SPOKES moved bodies on it:
+ * a level-1 constraint of a hub can take only colours no other constraint
+ * of that hub took, so from the 33rd on they are leftovers. The leftovers
+ * must land in serial ranges, the parallel ranges may hold at most one
+ * constraint per hub, and every hub keeps all its constraints. */
+Test(physics_colors, more_than_32_on_one_body_spill_into_a_serial_leftover)
+{
+    enum { HUBS = 40, SPOKES = 45 };
+    size_t bodies = 1u + HUBS + (size_t)HUBS * SPOKES;
+    graph g;
+    graph_init(&g, bodies, HUBS + (size_t)HUBS * SPOKES);
+    g.moved[0] = false;
+    for (uint32_t h = 0; h < HUBS; h++) graph_add(&g, 1u + h, 0u);
+    /* spokes interleaved between hubs so no hub's constraints are adjacent */
+    for (uint32_t s = 0; s < SPOKES; s++)
+        for (uint32_t h = 0; h < HUBS; h++) graph_add(&g, 1u + h, 1u + HUBS + h * SPOKES + s);
+    check_both(&g);
+    vx_contact_colors c;
+    vx_contact_colors_init(&c);
+    cr_assert_eq(run_colors(&c, &g, true), VX_OK);
+    size_t parallel_level1 = 0, serial_level1 = 0, level0 = 0;
+    for (size_t p = 0; p < c.count; p++) {
+        uint32_t l = level_at(&c, p);
+        cr_assert_leq(l, 1u);
+        if (l == 0)
+            level0++;
+        else if (range_is_serial_at(&c, p))
+            serial_level1++;
+        else
+            parallel_level1++;
+    }
+    cr_assert_eq(level0, (size_t)HUBS);
+    /* 32 colours of HUBS constraints each in parallel, the rest serial */
+    cr_assert_eq(parallel_level1, (size_t)VX_LEVEL_COLORS * HUBS);
+    cr_assert_eq(serial_level1, (size_t)(SPOKES - VX_LEVEL_COLORS) * HUBS);
+    vx_contact_colors_free(&c);
+    graph_free(&g);
+}
+
+/* The smallest case of the above: one moved plate on the floor carrying 40
+ * moved bodies. Its 40 level-1 constraints take colours 0..31, one each,
+ * and 8 are left over; all are serial. The SIMD solver solves a unit's
+ * constraints in lanes at once (contact_wide.h: lanes must not share a
+ * moved body), so the leftovers, which all share the plate, must not be
+ * packed together into units. */
+Test(physics_colors, leftover_constraints_of_one_body_are_never_in_one_unit)
+{
+    enum { SPOKES = 40 };
+    graph g;
+    graph_init(&g, SPOKES + 2, SPOKES + 1);
+    g.moved[0] = false; /* floor 0, plate 1, spokes 2.. */
+    graph_add(&g, 1u, 0u);
+    for (uint32_t s = 0; s < SPOKES; s++) graph_add(&g, 1u, 2u + s);
+    vx_contact_colors c;
+    vx_contact_colors_init(&c);
+    cr_assert_eq(run_colors(&c, &g, true), VX_OK);
+    for (size_t u = 0; u < c.unit_count; u++)
+        cr_expect_eq(c.unit_start[u + 1] - c.unit_start[u], 1u,
+                     "unit %zu holds positions %u..%u, constraints that all push the plate", u, c.unit_start[u],
+                     c.unit_start[u + 1] - 1u);
+    check_colored(&c, &g);
+    vx_contact_colors_free(&c);
+    graph_free(&g);
+}
+
+/* ---- random graphs ---- */
+
+/* A random scene's graph: some static bodies, a few kinematic ones, chains,
+ * stacks (several points per pair), dense clusters, floating pairs and
+ * repeated pairs. Deterministic for a seed. */
+static void random_graph(graph *g, uint32_t seed, size_t body_count, size_t items)
+{
+    vx_test_rng rng = {seed};
+    graph_init(g, body_count, items);
+    size_t statics = 1u + vx_test_rng_next(&rng) % 4u;
+    for (size_t i = 0; i < statics && i < body_count; i++) g->moved[vx_test_rng_next(&rng) % body_count] = false;
+    uint32_t n = (uint32_t)body_count;
+    while (g->count < items) {
+        uint32_t kind = vx_test_rng_next(&rng) % 5u;
+        size_t room = items - g->count;
+        uint32_t a = vx_test_rng_next(&rng) % n, b = vx_test_rng_next(&rng) % n;
+        if (kind == 0) { /* a chain of up to 12 links */
+            uint32_t len = 1u + vx_test_rng_next(&rng) % 12u;
+            for (uint32_t k = 0; k < len && g->count < items; k++) {
+                b = vx_test_rng_next(&rng) % n;
+                if (a != b && (g->moved[a] || g->moved[b])) graph_add(g, a, b);
+                a = b;
+            }
+        } else if (kind == 1) { /* a pair with up to 4 points */
+            uint32_t pts = 1u + vx_test_rng_next(&rng) % 4u;
+            for (uint32_t k = 0; k < pts && room > 0 && a != b && (g->moved[a] || g->moved[b]); k++, room--)
+                graph_add(g, a, b);
+        } else if (kind == 2) { /* a dense cluster among up to 8 nearby bodies */
+            uint32_t base = a, width = 2u + vx_test_rng_next(&rng) % 7u;
+            for (uint32_t k = 0; k < 2u * width && g->count < items; k++) {
+                uint32_t x = (base + vx_test_rng_next(&rng) % width) % n;
+                uint32_t y = (base + vx_test_rng_next(&rng) % width) % n;
+                if (x != y && (g->moved[x] || g->moved[y])) graph_add(g, x, y);
+            }
+        } else { /* a single random constraint, in either direction */
+            if (a != b && (g->moved[a] || g->moved[b])) graph_add(g, a, b);
+        }
+    }
+}
+
+Test(physics_colors, random_graphs_keep_every_invariant)
+{
+    for (uint32_t seed = 1; seed <= 150; seed++) {
+        vx_test_rng rng = {seed * 2654435761u};
+        size_t bodies = 2u + vx_test_rng_next(&rng) % 300u;
+        size_t items = vx_test_rng_next(&rng) % 1200u;
+        graph g;
+        random_graph(&g, seed, bodies, items);
+        check_both(&g);
+        graph_free(&g);
+    }
+}
+
+/* Few bodies and many constraints: levels with more than 32 colours. */
+Test(physics_colors, crowded_random_graphs_keep_every_invariant)
+{
+    for (uint32_t seed = 500; seed < 530; seed++) {
+        graph g;
+        random_graph(&g, seed, 12u + seed % 20u, 2000u);
+        check_both(&g);
+        graph_free(&g);
+    }
+}
+
+static void assert_same_result(const vx_contact_colors *x, const vx_contact_colors *y, const char *what)
+{
+    cr_assert_eq(x->count, y->count, "%s: count", what);
+    cr_assert_eq(x->range_count, y->range_count, "%s: ranges", what);
+    cr_assert_eq(x->unit_count, y->unit_count, "%s: units", what);
+    if (x->count == 0) return;
+    cr_assert(memcmp(x->order, y->order, x->count * sizeof *x->order) == 0, "%s: order", what);
+    for (size_t r = 0; r < x->range_count; r++) {
+        cr_assert_eq(x->ranges[r].begin, y->ranges[r].begin, "%s: range %zu", what, r);
+        cr_assert_eq(x->ranges[r].end, y->ranges[r].end, "%s: range %zu", what, r);
+        cr_assert_eq(x->ranges[r].serial, y->ranges[r].serial, "%s: range %zu", what, r);
+        cr_assert_eq(x->ranges[r].level, y->ranges[r].level, "%s: range %zu", what, r);
+    }
+    cr_assert(memcmp(x->unit_start, y->unit_start, (x->unit_count + 1u) * sizeof *x->unit_start) == 0, "%s: units",
+              what);
+}
+
+Test(physics_colors, same_input_gives_the_same_order)
+{
+    for (uint32_t seed = 900; seed < 940; seed++) {
+        graph g;
+        random_graph(&g, seed, 150u, 700u);
+        for (int colored = 0; colored < 2; colored++) {
+            vx_contact_colors x, y;
+            vx_contact_colors_init(&x);
+            vx_contact_colors_init(&y);
+            cr_assert_eq(run_colors(&x, &g, colored != 0), VX_OK);
+            cr_assert_eq(run_colors(&y, &g, colored != 0), VX_OK);
+            assert_same_result(&x, &y, "two fresh runs");
+            /* and again in x, now with x's buffers full of the first run */
+            cr_assert_eq(run_colors(&x, &g, colored != 0), VX_OK);
+            assert_same_result(&x, &y, "a rerun");
+            vx_contact_colors_free(&x);
+            vx_contact_colors_free(&y);
+        }
+        graph_free(&g);
+    }
+}
+
+/* One vx_contact_colors through graphs of every size, as a step uses it:
+ * big, then small (fewer bodies, fewer items), then big again, in both
+ * orders in turn. Each result equals that of a fresh structure. */
+Test(physics_colors, reuse_across_sizes_leaks_no_stale_state)
+{
+    vx_contact_colors reused;
+    vx_contact_colors_init(&reused);
+    const size_t sizes[][2] = {{400, 1500}, {10, 30}, {3, 2}, {250, 900}, {2, 0}, {60, 200}, {500, 40}, {30, 800},
+                               {400, 1500}, {5, 12}};
+    for (int round = 0; round < 2; round++) {
+        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+            graph g;
+            random_graph(&g, 7000u + (uint32_t)k * 31u + (uint32_t)round, sizes[k][0], sizes[k][1]);
+            bool colored = ((k + (size_t)round) % 3u) != 0;
+            vx_contact_colors fresh;
+            vx_contact_colors_init(&fresh);
+            cr_assert_eq(run_colors(&fresh, &g, colored), VX_OK);
+            cr_assert_eq(run_colors(&reused, &g, colored), VX_OK);
+            assert_same_result(&reused, &fresh, colored ? "coloured, reused" : "sequential, reused");
+            if (colored)
+                check_colored(&reused, &g);
+            else
+                check_sequential(&reused, &g);
+            vx_contact_colors_free(&fresh);
+            graph_free(&g);
+        }
+    }
+    vx_contact_colors_free(&reused);
+}
