@@ -129,8 +129,11 @@ typedef struct {
      * point's start separation, world arms and impulse summed over the
      * substeps, and the bodies' positions at the start of the step */
     size_t hot_solved;
-    /* velocity passes of the step so far: the points of a manifold go
-     * forwards in even passes, backwards in odd ones, across substeps */
+    /* the coloured order's velocity passes of the step so far: the points
+     * of a manifold (and the colours of a level) go forwards in even
+     * passes, backwards in odd ones, across substeps, so that one
+     * iteration per substep still alternates (the sequential order starts
+     * every substep forwards, as it always has) */
     unsigned passes;
     vx_contact_substep_point *substep_points;
     size_t substep_point_capacity;

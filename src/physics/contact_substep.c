@@ -276,7 +276,7 @@ void vx_contact_substep_solve(vx_contact_solver *s, vx_solver_bodies *bodies, fl
     substep_job job = {s, bodies, config->warm_starting, 1.0f / h, omega / a1, a2 * a3, a3, iterations, s->passes};
     vx_parallel_for(s->pool, bodies->count, load_velocity_range, &job);
     vx_color_sweep(s->pool, &s->colors, iterations + 1, s->passes + 1u, solve_range, &job, INFINITY);
-    s->passes += (unsigned)(iterations > 0 ? iterations : 0);
+    if (s->colored) s->passes += (unsigned)(iterations > 0 ? iterations : 0);
     vx_parallel_for(s->pool, bodies->count, store_velocity_range, &job);
 }
 
@@ -314,7 +314,7 @@ void vx_contact_substep_relax(vx_contact_solver *s, vx_solver_bodies *bodies, fl
     vx_parallel_for(s->pool, bodies->count, load_velocity_range, &job);
     vx_color_sweep(s->pool, &s->colors, iterations, s->passes, relax_range, &job, INFINITY);
     if (s->colored && iterations > 0) vx_parallel_for(s->pool, s->colors.unit_count, add_totals_range, s);
-    s->passes += (unsigned)(iterations > 0 ? iterations : 0);
+    if (s->colored) s->passes += (unsigned)(iterations > 0 ? iterations : 0);
     vx_parallel_for(s->pool, bodies->count, store_velocity_range, &job);
 }
 
