@@ -760,6 +760,15 @@ Test(cli, stats_summary_on_stderr)
     cr_assert_eq(strncmp(r.err, "voltex-sim: bodies 3 (2 dynamic), steps 50, wall ", 49), 0, "%s", r.err);
     cr_assert(strstr(r.err, " ms/step") && strstr(r.err, " steps/s") && strstr(r.err, " contacts/step"), "%s",
               r.err);
+    /* The settings of the run, the command line's included. */
+    cr_assert_not_null(strstr(r.err, "\nvoltex-sim: solver: order sequential, threads 1, iterations 10, substeps 1, "
+                                     "position iterations 3, sleeping off\n"),
+                       "%s", r.err);
+    sim_free(&r);
+    r = run_sim(scene, "--steps", "5", "--stats", "-o", "/dev/null", "--order", "colored", "--threads", "3");
+    cr_assert_not_null(strstr(r.err, "\nvoltex-sim: solver: order colored, threads 3, "), "%s", r.err);
+    sim_free(&r);
+    r = run_sim(scene, "--steps", "50", "--stats", "-o", wpath("out.csv"));
     /* The lines scripts/bench.sh reads, each with the prefix. */
     cr_assert_not_null(strstr(r.err, "\nvoltex-sim: step ms: median "), "%s", r.err);
     cr_assert(strstr(r.err, ", p95 ") && strstr(r.err, ", mean ") && strstr(r.err, ", max "), "%s", r.err);

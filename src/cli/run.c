@@ -282,7 +282,7 @@ int vx_cli_run(const vx_cli_options *opt)
 
     bool trace_on_stdout = (s.body_out.file && s.body_out.is_stdout) || (s.contact_out.file && s.contact_out.is_stdout);
     vx_cli_progress_init(&s.progress, opt->quiet, trace_on_stdout, s.steps);
-    vx_cli_stats_start(&s.stats, &s.scene);
+    vx_cli_stats_start(&s.stats, &s.scene, &s.config);
     code = simulate(&s);
     vx_cli_stats_stop(&s.stats);
     vx_cli_stats_finish(&s.stats, s.states, s.scene.entity_count);

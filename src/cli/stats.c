@@ -18,9 +18,10 @@
 static const char *const stage_names[VX_CLI_STAGE_COUNT] = {"broad phase", "narrow phase", "solver",
                                                             "integration", "other",       "trace"};
 
-void vx_cli_stats_start(vx_cli_stats *s, const vx_scene *scene)
+void vx_cli_stats_start(vx_cli_stats *s, const vx_scene *scene, const vx_physics_config *config)
 {
     memset(s, 0, sizeof *s);
+    s->config = *config;
     s->bodies = scene->entity_count;
     s->names = (const char *const *)scene->names;
     s->sample_rng = 0x9e3779b97f4a7c15u;
@@ -150,6 +151,12 @@ void vx_cli_stats_print(const vx_cli_stats *s, FILE *out)
             "voltex-sim: bodies %zu (%zu dynamic), steps %lld, wall %.3f s, %.4g ms/step, %.0f steps/s, "
             "%.2f contacts/step\n",
             s->bodies, s->dynamic, (long long)s->steps, s->wall, ms_per_step, steps_per_s, contacts_per_step);
+    const vx_physics_config *c = &s->config;
+    fprintf(out,
+            "voltex-sim: solver: order %s, threads %d, iterations %d, substeps %d, position iterations %d, "
+            "sleeping %s\n",
+            c->order == VX_SOLVER_ORDER_COLORED ? "colored" : "sequential", c->threads, c->iterations, c->substeps,
+            c->position_iterations, c->sleeping ? "on" : "off");
 
     /* Step times: sorted in place (the run is over). Median of an even count
      * is the mean of the two middle samples; p95 is the nearest rank. */

@@ -42,6 +42,7 @@ typedef enum {
 } vx_cli_stage;
 
 typedef struct {
+    vx_physics_config config; /* the settings the run used */
     size_t bodies;      /* entities in the scene */
     size_t dynamic;     /* of which dynamic rigid bodies */
     int64_t steps;      /* steps done */
@@ -70,8 +71,9 @@ typedef struct {
     int64_t trace_bytes;            /* -1: unknown */
 } vx_cli_stats;
 
-/* Counts bodies and records the dynamic bodies' start positions. */
-void vx_cli_stats_start(vx_cli_stats *s, const vx_scene *scene);
+/* Counts bodies, records the dynamic bodies' start positions and the settings
+ * of the run (config: the scene's with the command line's). */
+void vx_cli_stats_start(vx_cli_stats *s, const vx_scene *scene, const vx_physics_config *config);
 /* One step: its contacts and the seconds vx_physics_step took. */
 void vx_cli_stats_step(vx_cli_stats *s, size_t contact_count, double step_seconds);
 /* Adds seconds spent in a stage (the trace stage is measured by the CLI,
