@@ -215,7 +215,7 @@ static void run_random(uint32_t seed, random_run o)
     vx_test_rng r = {seed};
     scenario *scalar = aligned_alloc(16, sizeof *scalar);
     scenario *wide = aligned_alloc(16, sizeof *wide);
-    vx_contact_wide_block *w = aligned_alloc(16, sizeof *w);
+    vx_contact_wide_block *w = aligned_alloc(16, vx_contact_wide_block_size(VX_MANIFOLD_MAX_POINTS));
     scenario *last = aligned_alloc(16, sizeof *last); /* the rows before the last pass */
     cr_assert(scalar && wide && w && last);
     int friction_clamped = 0, normal_clamped = 0;
@@ -306,7 +306,7 @@ Test(solver_wide, random_blocks_with_infinite_velocities)
 /* No lane: nothing read or written. */
 Test(solver_wide, empty_block_changes_nothing)
 {
-    vx_contact_wide_block *w = aligned_alloc(16, sizeof *w);
+    vx_contact_wide_block *w = aligned_alloc(16, vx_contact_wide_block_size(VX_MANIFOLD_MAX_POINTS));
     cr_assert_not_null(w);
     const vx_contact_hot_constraint *lanes[4] = {NULL, NULL, NULL, NULL};
     const vx_contact_hot_row *rows[4] = {NULL, NULL, NULL, NULL};
@@ -323,7 +323,7 @@ Test(solver_wide, empty_block_changes_nothing)
 Test(solver_wide, lane_without_friction_keeps_tangent_impulses)
 {
     scenario *s = aligned_alloc(16, sizeof *s);
-    vx_contact_wide_block *w = aligned_alloc(16, sizeof *w);
+    vx_contact_wide_block *w = aligned_alloc(16, vx_contact_wide_block_size(VX_MANIFOLD_MAX_POINTS));
     cr_assert(s && w);
     memset(s, 0, sizeof *s);
     s->used[0] = true;
@@ -405,7 +405,7 @@ Test(solver_wide, boxes_dropped_on_the_ground_stop)
 {
     scenario *s = aligned_alloc(16, sizeof *s);
     scenario *ref = aligned_alloc(16, sizeof *ref);
-    vx_contact_wide_block *w = aligned_alloc(16, sizeof *w);
+    vx_contact_wide_block *w = aligned_alloc(16, vx_contact_wide_block_size(VX_MANIFOLD_MAX_POINTS));
     cr_assert(s && ref && w);
     memset(s, 0, sizeof *s);
     box_on_ground(&s->c[0], s->rows[0], 0, 0.5f);

@@ -52,7 +52,8 @@ void vx_contact_solver_free(vx_contact_solver *s)
     free(s->hot);
     free(s->hot_rows);
     free(s->hot_velocity);
-    free(s->blocks);
+    free(s->block_arena);
+    free(s->block_offset);
     free(s->substep_points);
     free(s->start_x);
     vx_contact_colors_free(&s->colors);

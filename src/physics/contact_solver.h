@@ -115,9 +115,13 @@ typedef struct {
     vx_contact_colors colors;
     vx_thread_pool *pool; /* the step's threads (NULL: one), not owned */
     bool colored;         /* config->order is VX_SOLVER_ORDER_COLORED */
-    /* the coloured order's SIMD blocks, one per unit of colors (aligned) */
-    struct vx_contact_wide_block *blocks;
-    size_t block_capacity;
+    /* the coloured order's SIMD blocks, one per unit of colors, each sized
+     * for its largest manifold, in one aligned arena: unit u's block is at
+     * block_offset[u] (vx_contact_solver_block) */
+    unsigned char *block_arena;
+    size_t arena_capacity;
+    size_t *block_offset;
+    size_t block_offset_capacity;
     /* the velocity iterations' packed arrays (aligned, reused) */
     vx_contact_hot_constraint *hot;
     size_t hot_capacity;
@@ -203,6 +207,10 @@ void vx_contact_solver_unpack_impulses(const vx_contact_solver *s, size_t solved
  * accumulated impulses), and their impulses stored back into the packed
  * rows (all units split between the threads). */
 vx_status vx_contact_solver_reserve_blocks(vx_contact_solver *s);
+static inline struct vx_contact_wide_block *vx_contact_solver_block(const vx_contact_solver *s, size_t unit)
+{
+    return (struct vx_contact_wide_block *)(void *)(s->block_arena + s->block_offset[unit]);
+}
 void vx_contact_solver_load_blocks(vx_contact_solver *s, size_t unit_begin, size_t unit_end);
 void vx_contact_solver_store_blocks(vx_contact_solver *s, size_t unit_begin, size_t unit_end);
 void vx_contact_solver_store_all_blocks(vx_contact_solver *s);

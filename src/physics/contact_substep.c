@@ -212,7 +212,7 @@ static void add_totals_range(void *arg, size_t unit_begin, size_t unit_end)
             const vx_contact_hot_constraint *c = &s->hot[i];
             for (uint32_t k = 0; k < c->count; k++)
                 s->substep_points[c->source + k].total +=
-                    vx_contact_wide_normal_impulse(&s->blocks[u], (int)(i - first), (int)k);
+                    vx_contact_wide_normal_impulse(vx_contact_solver_block(s, u), (int)(i - first), (int)k);
         }
     }
 }
@@ -227,7 +227,7 @@ static void set_block_targets(vx_contact_solver *s, const vx_solver_bodies *bodi
         update_targets(s, bodies, i, inv_h, push, bias_rate);
         const vx_contact_hot_row *rows = &s->hot_rows[s->hot[i].first];
         for (uint32_t k = 0; k < s->hot[i].count; k++)
-            vx_contact_wide_set_target(&s->blocks[u], (int)(i - first), (int)k, rows[k].bias, rows[k].pad != 0.0f);
+            vx_contact_wide_set_target(vx_contact_solver_block(s, u), (int)(i - first), (int)k, rows[k].bias, rows[k].pad != 0.0f);
     }
 }
 
@@ -242,9 +242,9 @@ static float solve_range(void *arg, size_t unit_begin, size_t unit_end, int pass
         for (size_t u = unit_begin; u < unit_end; u++) {
             set_block_targets(s, job->bodies, u, job->inv_h, true, job->bias_rate);
             if (job->warm_starting)
-                vx_contact_wide_warm_start(&s->blocks[u], s->hot_velocity);
+                vx_contact_wide_warm_start(vx_contact_solver_block(s, u), s->hot_velocity);
             else
-                vx_contact_wide_clear_impulses(&s->blocks[u]);
+                vx_contact_wide_clear_impulses(vx_contact_solver_block(s, u));
         }
         return 0.0f;
     }
@@ -256,7 +256,7 @@ static float solve_range(void *arg, size_t unit_begin, size_t unit_end, int pass
     bool backwards = ((job->first_pass + (unsigned)pass - 1u) & 1u) != 0;
     if (s->colored) {
         for (size_t u = unit_begin; u < unit_end; u++)
-            vx_contact_wide_solve(&s->blocks[u], s->hot_velocity, backwards, job->mass_scale, job->impulse_scale);
+            vx_contact_wide_solve(vx_contact_solver_block(s, u), s->hot_velocity, backwards, job->mass_scale, job->impulse_scale);
         return 0.0f;
     }
     for (size_t i = begin; i < end; i++)
@@ -294,7 +294,7 @@ static float relax_range(void *arg, size_t unit_begin, size_t unit_end, int pass
         for (size_t u = unit_begin; pass == 0 && u < unit_end; u++)
             set_block_targets(s, job->bodies, u, job->inv_h, false, 0.0f);
         for (size_t u = unit_begin; u < unit_end; u++)
-            vx_contact_wide_solve(&s->blocks[u], s->hot_velocity, backwards, 1.0f, 0.0f);
+            vx_contact_wide_solve(vx_contact_solver_block(s, u), s->hot_velocity, backwards, 1.0f, 0.0f);
         return 0.0f;
     }
     for (size_t i = begin; i < end; i++) {

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
 #include "physics/color_sweep.h"
 #include "physics/contact_wide.h"
 #include "physics/simd4.h"
@@ -333,7 +334,26 @@ static void warm_start_constraint(const vx_contact_hot_constraint *c, const vx_c
 
 vx_status vx_contact_solver_reserve_blocks(vx_contact_solver *s)
 {
-    return reserve_aligned((void **)&s->blocks, &s->block_capacity, s->colors.unit_count, sizeof *s->blocks);
+    size_t units = s->colors.unit_count, cap;
+    vx_status st = VX_OK;
+    if (units + 1u > s->block_offset_capacity) {
+        st = vx_grow_capacity(s->block_offset_capacity, units + 1u, 64u, sizeof *s->block_offset, &cap);
+        VX_GROW_ARRAY(st, s->block_offset, cap);
+        if (st != VX_OK) return st;
+        s->block_offset_capacity = cap;
+    }
+    /* each block sized for the largest manifold of its unit */
+    size_t bytes = 0;
+    for (size_t u = 0; u < units; u++) {
+        uint32_t points = 0;
+        for (size_t j = s->colors.unit_start[u]; j < s->colors.unit_start[u + 1u]; j++)
+            if (s->hot[j].count > points) points = s->hot[j].count;
+        if (points > VX_MANIFOLD_MAX_POINTS) points = VX_MANIFOLD_MAX_POINTS;
+        s->block_offset[u] = bytes;
+        bytes += vx_contact_wide_block_size(points);
+    }
+    s->block_offset[units] = bytes;
+    return reserve_aligned((void **)&s->block_arena, &s->arena_capacity, bytes ? bytes : 16u, 1u);
 }
 
 void vx_contact_solver_load_blocks(vx_contact_solver *s, size_t unit_begin, size_t unit_end)
@@ -346,7 +366,7 @@ void vx_contact_solver_load_blocks(vx_contact_solver *s, size_t unit_begin, size
             lanes[j - first] = &s->hot[j];
             rows[j - first] = &s->hot_rows[s->hot[j].first];
         }
-        vx_contact_wide_load(&s->blocks[u], lanes, rows);
+        vx_contact_wide_load(vx_contact_solver_block(s, u), lanes, rows);
     }
 }
 
@@ -356,7 +376,7 @@ void vx_contact_solver_store_blocks(vx_contact_solver *s, size_t unit_begin, siz
         vx_contact_hot_row *rows[VX_CONTACT_WIDE_LANES] = {NULL, NULL, NULL, NULL};
         size_t first = s->colors.unit_start[u], last = s->colors.unit_start[u + 1u];
         for (size_t j = first; j < last; j++) rows[j - first] = &s->hot_rows[s->hot[j].first];
-        vx_contact_wide_store_impulses(&s->blocks[u], rows);
+        vx_contact_wide_store_impulses(vx_contact_solver_block(s, u), rows);
     }
 }
 
@@ -392,7 +412,7 @@ static float velocity_range_wide(velocity_job *job, size_t unit_begin, size_t un
     }
     bool backwards = ((pass - 1) & 1) != 0; /* as velocity_range */
     for (size_t u = unit_begin; u < unit_end; u++)
-        vx_contact_wide_solve(&s->blocks[u], s->hot_velocity, backwards, 1.0f, 0.0f);
+        vx_contact_wide_solve(vx_contact_solver_block(s, u), s->hot_velocity, backwards, 1.0f, 0.0f);
     return 0.0f;
 }
 

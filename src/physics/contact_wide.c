@@ -292,13 +292,13 @@ void vx_contact_wide_solve(vx_contact_wide_block *w, vx_contact_hot_velocity *ve
     if (w->has_friction) {
         w4 friction = w4_load(w->friction);
         for (int k = 0; k < count; k++)
-            solve_friction(&a, &b, &w->friction_rows[k], friction, w->normal_rows[k].normal_impulse);
+            solve_friction(&a, &b, &w->points[k].friction, friction, w->points[k].normal.normal_impulse);
     }
     w4 ms = w4_splat(mass_scale), is = w4_splat(impulse_scale);
     if (backwards)
-        for (int k = count - 1; k >= 0; k--) solve_normal(&a, &b, &w->normal_rows[k], ms, is);
+        for (int k = count - 1; k >= 0; k--) solve_normal(&a, &b, &w->points[k].normal, ms, is);
     else
-        for (int k = 0; k < count; k++) solve_normal(&a, &b, &w->normal_rows[k], ms, is);
+        for (int k = 0; k < count; k++) solve_normal(&a, &b, &w->points[k].normal, ms, is);
     /* Only bodies with inv_mass > 0 are written (lanes may share the others). */
     scatter(&a, pad_a, va, w->store_a);
     scatter(&b, pad_b, vb, w->store_b);
@@ -320,8 +320,8 @@ void vx_contact_wide_warm_start(const vx_contact_wide_block *w, vx_contact_hot_v
     gather(b.v, &pad_b[0], vb[0]->v, vb[1]->v, vb[2]->v, vb[3]->v);
     gather(b.w, &pad_b[1], vb[0]->w, vb[1]->w, vb[2]->w, vb[3]->w);
     for (uint32_t k = 0; k < w->max_count; k++) {
-        const vx_contact_wide_normal_row *nr = &w->normal_rows[k];
-        const vx_contact_wide_friction_row *fr = &w->friction_rows[k];
+        const vx_contact_wide_normal_row *nr = &w->points[k].normal;
+        const vx_contact_wide_friction_row *fr = &w->points[k].friction;
         uint32_t in[4];
         for (int i = 0; i < 4; i++) in[i] = k < w->count[i] ? 0xffffffffu : 0u;
         w4 solved = w4_load_mask(in);
@@ -349,9 +349,9 @@ void vx_contact_wide_clear_impulses(vx_contact_wide_block *w)
 {
     for (uint32_t k = 0; k < w->max_count; k++) {
         for (int i = 0; i < 4; i++) {
-            w->normal_rows[k].normal_impulse[i] = 0.0f;
-            w->friction_rows[k].tangent_impulse[0][i] = 0.0f;
-            w->friction_rows[k].tangent_impulse[1][i] = 0.0f;
+            w->points[k].normal.normal_impulse[i] = 0.0f;
+            w->points[k].friction.tangent_impulse[0][i] = 0.0f;
+            w->points[k].friction.tangent_impulse[1][i] = 0.0f;
         }
     }
 }
@@ -444,8 +444,8 @@ void vx_contact_wide_load(vx_contact_wide_block *w, const vx_contact_hot_constra
         /* each lane's sources: its row and constraint, or the masked ones */
         const vx_contact_hot_row *nrow[4], *frow[4];
         const vx_contact_hot_constraint *ncon[4], *fcon[4];
-        vx_contact_wide_friction_row *fr = &w->friction_rows[k];
-        vx_contact_wide_normal_row *nr = &w->normal_rows[k];
+        vx_contact_wide_friction_row *fr = &w->points[k].friction;
+        vx_contact_wide_normal_row *nr = &w->points[k].normal;
         for (uint32_t i = 0; i < 4; i++) {
             bool normal = k < w->count[i];
             bool fric = normal && (w->has_friction & (1u << i));
@@ -487,10 +487,10 @@ void vx_contact_wide_store_impulses(const vx_contact_wide_block *w, vx_contact_h
         bool fric = (w->has_friction & (1u << i)) != 0;
         for (uint32_t k = 0; k < w->count[i]; k++) {
             vx_contact_hot_row *r = &rows[i][k];
-            r->normal_impulse = w->normal_rows[k].normal_impulse[i];
+            r->normal_impulse = w->points[k].normal.normal_impulse[i];
             if (!fric) continue;
-            r->tangent_impulse[0] = w->friction_rows[k].tangent_impulse[0][i];
-            r->tangent_impulse[1] = w->friction_rows[k].tangent_impulse[1][i];
+            r->tangent_impulse[0] = w->points[k].friction.tangent_impulse[0][i];
+            r->tangent_impulse[1] = w->points[k].friction.tangent_impulse[1][i];
         }
     }
 }
@@ -503,17 +503,17 @@ static bool solves(const vx_contact_wide_block *w, int lane, int point)
 void vx_contact_wide_set_target(vx_contact_wide_block *w, int lane, int point, float bias, bool soft)
 {
     if (!solves(w, lane, point)) return;
-    w->normal_rows[point].bias[lane] = bias;
-    w->normal_rows[point].soft[lane] = soft ? 0xffffffffu : 0u;
+    w->points[point].normal.bias[lane] = bias;
+    w->points[point].normal.soft[lane] = soft ? 0xffffffffu : 0u;
 }
 
 float vx_contact_wide_normal_impulse(const vx_contact_wide_block *w, int lane, int point)
 {
-    return solves(w, lane, point) ? w->normal_rows[point].normal_impulse[lane] : 0.0f;
+    return solves(w, lane, point) ? w->points[point].normal.normal_impulse[lane] : 0.0f;
 }
 
 float vx_contact_wide_tangent_impulse(const vx_contact_wide_block *w, int lane, int point, int tangent)
 {
     if (!solves(w, lane, point) || !(w->has_friction & (1u << lane)) || tangent < 0 || tangent > 1) return 0.0f;
-    return w->friction_rows[point].tangent_impulse[tangent][lane];
+    return w->points[point].friction.tangent_impulse[tangent][lane];
 }

@@ -16,8 +16,8 @@
  * x + (-0) are x for every x, -0 included), and the friction increment is
  * masked to +0. So the solve runs no branch per lane.
  *
- * A block is about 3.8 kB (16-byte aligned: malloc on x86-64, or
- * aligned_alloc); the load transposes the hot structs' aligned 4-float
+ * A block of 4-point manifolds is about 3.8 kB (16-byte aligned:
+ * aligned_alloc of vx_contact_wide_block_size(points)); the load transposes the hot structs' aligned 4-float
  * groups (static asserts in contact_wide.c pin their layout). Speed
  * (callgrind, 4-point manifolds with friction, 10 passes): 85 instructions
  * per point and pass against the scalar 211; load 104 per point, once. */
@@ -25,6 +25,7 @@
 #define VOLTEX_PHYSICS_CONTACT_WIDE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "physics/contact_solver.h"
@@ -62,9 +63,16 @@ typedef struct {
     float inv_mass_b[4];
 } vx_contact_wide_normal_row;
 
+/* One point's friction and normal rows, four lanes. */
+typedef struct {
+    vx_contact_wide_friction_row friction;
+    vx_contact_wide_normal_row normal;
+} vx_contact_wide_point;
+
+/* The header, then as many points as the block's largest manifold
+ * (vx_contact_wide_block_size): a block of spheres' one-point contacts is a
+ * quarter of a block of box faces, and a pass streams one run of memory. */
 typedef struct vx_contact_wide_block {
-    vx_contact_wide_friction_row friction_rows[VX_MANIFOLD_MAX_POINTS];
-    vx_contact_wide_normal_row normal_rows[VX_MANIFOLD_MAX_POINTS];
     _Alignas(16) float friction[4]; /* 0 in lanes without friction */
     uint32_t a[4], b[4];            /* body slots; an empty lane reads another lane's bodies */
     uint32_t count[4];              /* points per lane, 0 for an empty lane */
@@ -72,9 +80,17 @@ typedef struct vx_contact_wide_block {
     uint32_t used;                  /* bit i: lane i holds a constraint */
     uint32_t has_friction;          /* bit i: lane i solves its friction rows */
     uint32_t store_a, store_b;      /* bit i: lane i writes body a (b) back (inv_mass > 0) */
+    vx_contact_wide_point points[]; /* max_count of them (room for as many as the load will need) */
 } vx_contact_wide_block;
 
-/* Fills w from up to four constraints: lanes[i] may be NULL (an empty lane,
+/* Bytes of a block with room for `points` points (a multiple of 16). */
+static inline size_t vx_contact_wide_block_size(uint32_t points)
+{
+    return sizeof(vx_contact_wide_block) + (size_t)points * sizeof(vx_contact_wide_point);
+}
+
+/* Fills w, which has room for the largest lane's points, from up to four
+ * constraints: lanes[i] may be NULL (an empty lane,
  * which does nothing); rows[i] is lane i's first hot row (lanes[i]->first is
  * not used). Every lane's count must be <= VX_MANIFOLD_MAX_POINTS (asserted;
  * clamped without assertions). Points no lane has are not written. */
