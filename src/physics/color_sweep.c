@@ -3,6 +3,7 @@
 #include "physics/color_sweep.h"
 
 #include <math.h>
+#include <unistd.h>
 #include <stdlib.h>
 
 /* the most threads a sweep keeps a minimum for (the pool is never larger) */
@@ -19,6 +20,22 @@ void vx_parallel_set_min_work(size_t units, size_t items)
 {
     min_units = units;
     min_items = items;
+}
+
+/* 0: the machine's processors (vx_parallel_threads) */
+static int max_threads = 0;
+
+void vx_parallel_set_max_threads(int threads) { max_threads = threads > 0 ? threads : 0; }
+
+int vx_parallel_threads(int requested)
+{
+    int limit = max_threads;
+    if (limit == 0) {
+        long online = sysconf(_SC_NPROCESSORS_ONLN);
+        limit = online > 0 && online < 1024 ? (int)online : 1;
+    }
+    if (requested > limit) requested = limit;
+    return requested > 1 ? requested : 1;
 }
 
 typedef struct {

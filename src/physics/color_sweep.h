@@ -41,4 +41,13 @@ void vx_parallel_for(vx_thread_pool *pool, size_t n, vx_item_range_fn fn, void *
  * scenes on every thread; results never depend on it. */
 void vx_parallel_set_min_work(size_t units, size_t items);
 
+/* The threads a step runs for config->threads = requested: at most the
+ * machine's processors (more would only wait for each other at every
+ * barrier: 32 threads on 2 cores ran large_pyramid 60 times slower), at
+ * least 1. Results never depend on it. Tests raise the limit with
+ * vx_parallel_set_max_threads (0: the machine's processors again) to compare
+ * splits a small machine would not make. */
+int vx_parallel_threads(int requested);
+void vx_parallel_set_max_threads(int threads);
+
 #endif

@@ -34,6 +34,7 @@
 #include "physics/body_broadphase.h"
 #include "physics/contact_key.h"
 #include "physics/ccd.h"
+#include "physics/color_sweep.h"
 #include "physics/contact_cache.h"
 #include "physics/contact_solver.h"
 #include "physics/manifold_detect.h"
@@ -137,9 +138,11 @@ static vx_status ensure_state(vx_physics_scratch *scratch)
 /* the most threads a step uses (the scene format's limit too) */
 #define VX_STEP_MAX_THREADS 256
 
-/* The pool of config->threads threads, kept from step to step. */
+/* The pool for config->threads threads (vx_parallel_threads: no more than
+ * the machine's processors), kept from step to step. */
 static vx_status ensure_pool(struct vx_step_state *st, int threads)
 {
+    threads = vx_parallel_threads(threads);
     if (threads > VX_STEP_MAX_THREADS) threads = VX_STEP_MAX_THREADS;
     if (threads <= 1) {
         vx_thread_pool_destroy(st->pool);
