@@ -152,7 +152,10 @@ static vx_status ensure_pool(struct vx_step_state *st, int threads)
     if (st->pool && vx_thread_pool_size(st->pool) == threads) return VX_OK;
     vx_thread_pool_destroy(st->pool);
     st->pool = NULL;
-    return vx_thread_pool_create(&st->pool, threads);
+    /* Without the threads (the system refused them) the step runs on the
+     * calling thread alone, with the same results. */
+    if (vx_thread_pool_create(&st->pool, threads) != VX_OK) st->pool = NULL;
+    return VX_OK;
 }
 
 /* The first velocity stage of a step, then broad phase, wake pass, narrow
