@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "physics/color_sweep.h"
+#include "physics/thread_choice.h"
 #include "test_helpers.h"
 #include "voltex/physics.h"
 
@@ -243,6 +244,7 @@ static void split_every_stage(void)
 {
     vx_parallel_set_min_work(0u, 0u);
     vx_parallel_set_max_threads(8);
+    vx_thread_choice_always_threads(true);
 }
 
 TestSuite(physics_threads, .init = split_every_stage);

@@ -41,6 +41,7 @@
 #include "physics/sleep.h"
 #include "physics/solver_body.h"
 #include "physics/step_counts.h"
+#include "physics/thread_choice.h"
 #include "voltex/physics.h"
 
 struct vx_step_state {
@@ -53,6 +54,8 @@ struct vx_step_state {
     vx_step_counts counts;
     vx_ccd_scratch ccd;
     vx_thread_pool *pool; /* config->threads > 1 */
+    vx_thread_choice choice; /* whether this step uses it (thread_choice.h) */
+    vx_thread_pool *active;  /* pool or NULL: this step's threads */
     /* profiling (vx_physics_profile): stage seconds of the current step, and
      * the clock reading the next lap is measured from */
     bool profile;
@@ -155,6 +158,7 @@ static vx_status ensure_pool(struct vx_step_state *st, int threads)
     /* Without the threads (the system refused them) the step runs on the
      * calling thread alone, with the same results. */
     if (vx_thread_pool_create(&st->pool, threads) != VX_OK) st->pool = NULL;
+    vx_thread_choice_init(&st->choice);
     return VX_OK;
 }
 
@@ -166,7 +170,7 @@ static vx_status detect_and_prepare(struct vx_step_state *st, const vx_physics_c
 {
     vx_solver_bodies *bodies = &st->bodies;
     lap(st, STAGE_OTHER);
-    vx_solver_bodies_integrate_velocities(bodies, h, st->pool);
+    vx_solver_bodies_integrate_velocities(bodies, h, st->active);
     lap(st, STAGE_INTEGRATE);
 
     vx_status s = vx_body_broadphase_find_pairs(&st->broadphase, bodies, config->speculative_distance, lookahead);
@@ -176,7 +180,7 @@ static vx_status detect_and_prepare(struct vx_step_state *st, const vx_physics_c
     vx_sleep_wake_touched(&st->sleep, bodies, pairs, config->speculative_distance, h);
     st->counts.narrow_pairs += pairs->count;
     lap(st, STAGE_BROAD);
-    s = vx_manifold_detect(&st->detector, bodies, pairs, config->speculative_distance, lookahead, st->pool);
+    s = vx_manifold_detect(&st->detector, bodies, pairs, config->speculative_distance, lookahead, st->active);
     lap(st, STAGE_NARROW);
     if (s == VX_OK) s = vx_contact_solver_prepare(&st->solver, &st->detector, bodies, &st->cache, config, h);
     if (s != VX_OK) return s;
@@ -206,7 +210,7 @@ static vx_status substep(struct vx_step_state *st, const vx_physics_config *conf
     if (s != VX_OK) return s;
     lap(st, STAGE_SOLVER);
 
-    vx_solver_bodies_integrate_positions(bodies, h, st->pool);
+    vx_solver_bodies_integrate_positions(bodies, h, st->active);
     lap(st, STAGE_INTEGRATE);
     /* fast bodies that the solve set turning stop where they first touch (ccd.h) */
     s = vx_ccd_limit_motion(&st->ccd, bodies, pairs, config->speculative_distance, h);
@@ -239,12 +243,12 @@ static vx_status substepped(struct vx_step_state *st, const vx_physics_config *c
 
     for (int k = 0; k < config->substeps; k++) {
         if (k > 0) {
-            vx_solver_bodies_integrate_velocities(bodies, h, st->pool);
+            vx_solver_bodies_integrate_velocities(bodies, h, st->active);
             lap(st, STAGE_INTEGRATE);
         }
         vx_contact_substep_solve(&st->solver, bodies, h, config->iterations, config);
         lap(st, STAGE_SOLVER);
-        vx_solver_bodies_integrate_positions(bodies, h, st->pool);
+        vx_solver_bodies_integrate_positions(bodies, h, st->active);
         lap(st, STAGE_INTEGRATE);
         s = vx_ccd_limit_motion(&st->ccd, bodies, pairs, config->speculative_distance, h);
         if (s != VX_OK) return s;
@@ -275,7 +279,9 @@ vx_status vx_physics_step(vx_world *world, const vx_physics_config *config, vx_p
     if (state->profile) state->lap_start = monotonic_seconds();
     st = ensure_pool(state, config->threads);
     if (st != VX_OK) return st;
-    state->solver.pool = state->pool;
+    double step_start = state->pool ? monotonic_seconds() : 0.0;
+    state->active = state->pool && vx_thread_choice_begin(&state->choice) ? state->pool : NULL;
+    state->solver.pool = state->active;
     state->solver.colored = config->order == VX_SOLVER_ORDER_COLORED;
     st = vx_solver_bodies_gather(&state->bodies, world, config->gravity);
     if (st != VX_OK) return st;
@@ -305,6 +311,7 @@ vx_status vx_physics_step(vx_world *world, const vx_physics_config *config, vx_p
     }
     vx_solver_bodies_scatter(&state->bodies);
     lap(state, STAGE_OTHER);
+    if (state->pool) vx_thread_choice_end(&state->choice, monotonic_seconds() - step_start);
     state->counts.bodies = state->bodies.count;
     state->counts.awake = state->sleep.awake_count;
     state->counts.asleep = state->sleep.asleep_count;

@@ -1,0 +1,60 @@
+/* The choice between a step's threads and the calling thread alone by the
+ * time steps take (src/physics/thread_choice.h): the faster way is used, the
+ * other is tried every VX_THREAD_PROBE_PERIOD-th step. */
+#include <criterion/criterion.h>
+
+#include "physics/thread_choice.h"
+
+/* Runs steps that take `pooled_seconds` on the threads and `single_seconds`
+ * alone; returns how many of them ran on the threads. */
+static int run(vx_thread_choice *c, int steps, double pooled_seconds, double single_seconds)
+{
+    int pooled = 0;
+    for (int k = 0; k < steps; k++) {
+        bool p = vx_thread_choice_begin(c);
+        pooled += p ? 1 : 0;
+        vx_thread_choice_end(c, p ? pooled_seconds : single_seconds);
+    }
+    return pooled;
+}
+
+Test(physics_thread_choice, threads_first_and_kept_while_faster)
+{
+    vx_thread_choice c;
+    vx_thread_choice_init(&c);
+    cr_assert(vx_thread_choice_begin(&c), "the first step tries the threads");
+    vx_thread_choice_end(&c, 0.001);
+    cr_assert_not(vx_thread_choice_begin(&c), "the second step tries one thread");
+    vx_thread_choice_end(&c, 0.002);
+    /* threads twice as fast: all steps but one probe in 32 on the threads */
+    int pooled = run(&c, 318, 0.001, 0.002);
+    cr_assert_eq(pooled, 318 - 10, "%d of 318 steps on the threads", pooled);
+}
+
+Test(physics_thread_choice, a_busy_machine_turns_to_one_thread_and_back)
+{
+    vx_thread_choice c;
+    vx_thread_choice_init(&c);
+    run(&c, 64, 0.001, 0.002);
+    /* the machine gets busy: the threads' steps take 50 times longer; after
+     * the next probe of the single thread, the steps stay single but for
+     * one probe of the threads in 32 */
+    int pooled = run(&c, 32, 0.05, 0.002);
+    cr_assert_leq(pooled, 32);
+    pooled = run(&c, 320, 0.05, 0.002);
+    cr_assert_leq(pooled, 12, "%d of 320 steps still on the busy threads", pooled);
+    cr_assert_geq(pooled, 9, "the threads must still be tried now and then (%d)", pooled);
+    /* the machine is quiet again: a probe finds the threads faster */
+    pooled = run(&c, 320, 0.001, 0.002);
+    cr_assert_geq(pooled, 320 - 32 - 10, "%d of 320 steps back on the threads", pooled);
+}
+
+Test(physics_thread_choice, forced_threads_for_tests)
+{
+    vx_thread_choice c;
+    vx_thread_choice_init(&c);
+    vx_thread_choice_always_threads(true);
+    int pooled = run(&c, 100, 1.0, 0.001);
+    vx_thread_choice_always_threads(false);
+    cr_assert_eq(pooled, 100);
+}
