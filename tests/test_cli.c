@@ -435,6 +435,13 @@ Test(cli, non_finite_names_frame_and_entity_and_keeps_earlier_frames)
     cr_assert_eq(strncmp(line_at(r.out, 4, line, sizeof line), "1,1,1,rocket,3.00000001e+38,", 28), 0, "%s", line);
     sim_free(&r);
 
+    /* --stats still sums up the run, and says the displacement is not a number */
+    r = run_sim(scene, "--stats", "-o", "/dev/null");
+    cr_assert_eq(r.code, 3);
+    cr_assert_not_null(strstr(r.err, "\nvoltex-sim: max displacement non-finite (rocket), peak memory "), "%s", r.err);
+    cr_assert_null(strstr(r.err, "nan"), "%s", r.err);
+    sim_free(&r);
+
     /* The JSON document is closed with what was written. */
     r = run_sim(scene, "-f", "json");
     cr_assert_eq(r.code, 3);

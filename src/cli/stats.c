@@ -192,7 +192,10 @@ void vx_cli_stats_print(const vx_cli_stats *s, FILE *out)
     struct rusage usage;
     /* ru_maxrss is in KiB on Linux; MB here are 10^6 bytes, as for the trace. */
     double peak_mb = getrusage(RUSAGE_SELF, &usage) == 0 ? (double)usage.ru_maxrss * 1024.0 / 1e6 : 0.0;
-    if (s->displacement_known && s->dynamic > 0)
+    if (s->displacement_known && s->dynamic > 0 && !isfinite(s->max_displacement))
+        fprintf(out, "voltex-sim: max displacement non-finite (%s), peak memory %.1f MB\n",
+                s->moved_name ? s->moved_name : "-", peak_mb);
+    else if (s->displacement_known && s->dynamic > 0)
         fprintf(out, "voltex-sim: max displacement %.4g m (%s), peak memory %.1f MB\n", s->max_displacement,
                 s->moved_name ? s->moved_name : "-", peak_mb);
     else

@@ -241,6 +241,17 @@ static bool solve_midpoint(dvec3 l0, dvec3 inv_inertia, double h, dvec3 *lm_out)
     return false;
 }
 
+/* The last resort: turn about L itself at the rate w.L/|L| for h. L stays
+ * put in both frames, so |L|, the energy and the world momentum are kept. */
+static void turn_about_momentum(dvec3 l, dquat *q, dvec3 inv_inertia, double h)
+{
+    double l2 = dv_dot(l, l);
+    if (l2 > 0.0) {
+        dvec3 w_along_l = dv_scale(l, dv_dot(l, dv_mul(inv_inertia, l)) / l2);
+        *q = dq_normalize(dq_mul(*q, dq_exp(dv_scale(w_along_l, h))));
+    }
+}
+
 /* Advances body-frame momentum *l and orientation *q by h. */
 static void advance(dvec3 *l, dquat *q, dvec3 inv_inertia, double h, int depth)
 {
@@ -257,13 +268,7 @@ static void advance(dvec3 *l, dquat *q, dvec3 inv_inertia, double h, int depth)
         advance(l, q, inv_inertia, 0.5 * h, depth + 1);
         return;
     }
-    /* Last resort: turn about L itself at the rate w.L/|L|. L stays put in
-     * both frames, so |L|, the energy and the world momentum are kept. */
-    double l2 = dv_dot(*l, *l);
-    if (l2 > 0.0) {
-        dvec3 w_along_l = dv_scale(*l, dv_dot(*l, dv_mul(inv_inertia, *l)) / l2);
-        *q = dq_normalize(dq_mul(*q, dq_exp(dv_scale(w_along_l, h))));
-    }
+    turn_about_momentum(*l, q, inv_inertia, h);
 }
 
 static bool inertia_is_valid(vx_vec3 i)
@@ -311,7 +316,14 @@ void vx_rotation_integrate(vx_quat *q, vx_vec3 *w, vx_vec3 inertia_body, float d
     }
     double h = (double)dt / substeps;
     dquat q1 = q0;
-    for (int i = 0; i < substeps; i++) advance(&l, &q1, inv_inertia, h, 0);
+    if (dv_length(w_world) * fabs((double)dt) > VX_ROT_MAX_SUBSTEPS * VX_ROT_MAX_SUBSTEP_ANGLE) {
+        /* More than 256 rad in one step (15000 rad/s at 60 Hz): no substep
+         * could follow it, and failing Newton solves in every one of 256
+         * substeps cost milliseconds per body. The last resort at once. */
+        turn_about_momentum(l, &q1, inv_inertia, (double)dt);
+    } else {
+        for (int i = 0; i < substeps; i++) advance(&l, &q1, inv_inertia, h, 0);
+    }
 
     /* w from the float orientation actually stored, so the stored pair
      * (q, w) carries exactly the body-frame momentum computed here. */
