@@ -58,3 +58,22 @@ Test(physics_thread_choice, forced_threads_for_tests)
     vx_thread_choice_always_threads(false);
     cr_assert_eq(pooled, 100);
 }
+
+/* Steps that get dearer as a pile forms (here 20 times over 600 steps), the
+ * threads always 1.5 times faster than one thread at the same moment: the
+ * choice compares the ways at the same moment, so the threads keep every
+ * step but the probes (an average over all steps would have favoured the
+ * one thread's early, cheap steps). */
+Test(physics_thread_choice, steps_getting_dearer_do_not_fool_it)
+{
+    vx_thread_choice c;
+    vx_thread_choice_init(&c);
+    int pooled = 0;
+    for (int k = 0; k < 600; k++) {
+        double cost = 0.001 * (1.0 + 19.0 * k / 600.0);
+        bool p = vx_thread_choice_begin(&c);
+        pooled += p ? 1 : 0;
+        vx_thread_choice_end(&c, p ? cost / 1.5 : cost);
+    }
+    cr_assert_geq(pooled, 600 - 1 - 600 / VX_THREAD_PROBE_PERIOD, "%d of 600 steps on the threads", pooled);
+}

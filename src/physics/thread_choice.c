@@ -1,17 +1,14 @@
 /* Threads or not, by the clock (thread_choice.h). */
 #include "physics/thread_choice.h"
 
-/* weight of the newest step in a running average */
-#define VX_THREAD_AVERAGE_WEIGHT 0.25
-
 static bool always_pooled = false;
 
 void vx_thread_choice_always_threads(bool on) { always_pooled = on; }
 
 void vx_thread_choice_init(vx_thread_choice *c)
 {
-    c->average[0] = -1.0;
-    c->average[1] = -1.0;
+    c->ratio = -1.0;
+    c->last = 0.0;
     c->steps = 0;
     c->pooled = true;
     c->probe = false;
@@ -20,17 +17,16 @@ void vx_thread_choice_init(vx_thread_choice *c)
 bool vx_thread_choice_begin(vx_thread_choice *c)
 {
     if (always_pooled) {
-        c->steps++;
         c->pooled = true;
         c->probe = false;
-        return true;
-    }
-    if (c->average[1] < 0.0 || c->average[0] < 0.0) {
-        /* the first step on the threads, the second alone */
-        c->pooled = c->average[1] < 0.0;
+    } else if (c->steps == 0) {
+        c->pooled = true; /* the threads first */
         c->probe = false;
+    } else if (c->ratio < 0.0) {
+        c->pooled = false; /* then one thread, to compare */
+        c->probe = true;
     } else {
-        bool faster_pooled = c->average[1] <= c->average[0];
+        bool faster_pooled = c->ratio >= 1.0;
         c->probe = c->steps % VX_THREAD_PROBE_PERIOD == VX_THREAD_PROBE_PERIOD - 1u;
         c->pooled = c->probe ? !faster_pooled : faster_pooled;
     }
@@ -40,7 +36,12 @@ bool vx_thread_choice_begin(vx_thread_choice *c)
 
 void vx_thread_choice_end(vx_thread_choice *c, double seconds)
 {
-    double *avg = &c->average[c->pooled ? 1 : 0];
-    /* a probe is the other way's news: it replaces the old average */
-    *avg = *avg < 0.0 || c->probe ? seconds : *avg + VX_THREAD_AVERAGE_WEIGHT * (seconds - *avg);
+    /* A probe ran the other way than the step before it, whose cost was
+     * about the same: their times compare the two ways. */
+    if (c->probe && c->last > 0.0 && seconds > 0.0) {
+        double r = c->pooled ? c->last / seconds : seconds / c->last;
+        /* mostly the news, a little of the past against a noisy probe */
+        c->ratio = c->ratio < 0.0 ? r : 0.25 * c->ratio + 0.75 * r;
+    }
+    c->last = seconds;
 }

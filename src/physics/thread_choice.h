@@ -5,10 +5,11 @@
  * other work a thread can lose its core for a whole time slice and every
  * meeting waits for it, so two threads can be many times slower than one.
  * Results are the same bytes either way (every split gives the same
- * results), so the choice is free to follow the clock: the step time of
- * each way is kept as a running average, the faster way is used, and every
- * VX_THREAD_PROBE_PERIOD-th step tries the other way to keep its average
- * current (a probe's time replaces that way's average). */
+ * results), so the choice is free to follow the clock: every
+ * VX_THREAD_PROBE_PERIOD-th step runs the other way than the step before it,
+ * whose cost was about the same (steps get dearer or cheaper only slowly),
+ * and the ratio of their times, averaged over the probes, says which way is
+ * faster for the steps in between. */
 #ifndef VOLTEX_PHYSICS_THREAD_CHOICE_H
 #define VOLTEX_PHYSICS_THREAD_CHOICE_H
 
@@ -18,10 +19,11 @@
 #define VX_THREAD_PROBE_PERIOD 32
 
 typedef struct {
-    double average[2]; /* seconds per step: [0] one thread, [1] the pool; < 0 unknown */
+    double ratio;  /* step time on one thread / on the threads; < 0 unknown */
+    double last;   /* seconds of the step before */
     uint64_t steps;
-    bool pooled;       /* the current step's way */
-    bool probe;        /* the current step tries the slower way */
+    bool pooled;   /* the current step's way */
+    bool probe;    /* the current step runs the other way than the step before */
 } vx_thread_choice;
 
 void vx_thread_choice_init(vx_thread_choice *c);
