@@ -197,12 +197,14 @@ void vx_contact_substep_end(vx_contact_solver *s, const vx_solver_bodies *bodies
  * carry the summed impulses, for vx_contact_solver_report. */
 void vx_contact_substep_finish(vx_contact_solver *s, vx_solver_bodies *bodies, const vx_physics_config *config);
 
-/* Shared with contact_substep.c (contact_velocity.c): the solve order and
+/* Shared with contact_substep.c (contact_pack.c): the solve order and
  * the packed arrays filled from the rows and velocities in that order, and
  * the packed impulses copied back. */
 vx_status vx_contact_solver_pack(vx_contact_solver *s, const vx_solver_bodies *bodies, size_t *solved);
 void vx_contact_solver_unpack_impulses(const vx_contact_solver *s, size_t solved);
-/* The coloured order's SIMD blocks (contact_velocity.c): room for one per
+/* The impulses, and the velocities of the bodies the solver moves. */
+void vx_contact_solver_unpack(const vx_contact_solver *s, size_t solved, vx_solver_bodies *bodies);
+/* The coloured order's SIMD blocks (contact_pack.c): room for one per
  * unit, units [begin, end) loaded from the packed rows (targets and
  * accumulated impulses), and their impulses stored back into the packed
  * rows (all units split between the threads). */

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
 #include "physics/color_sweep.h"
 #include "physics/contact_wide.h"
 
@@ -39,11 +40,9 @@ static void put3(float out[4], vx_vec3 v)
 static vx_status grow(void **items, size_t *capacity, size_t n, size_t size)
 {
     if (n <= *capacity && *items) return VX_OK;
-    size_t cap = *capacity ? *capacity : 64u;
-    while (cap < n) {
-        if (cap > SIZE_MAX / 2u / size) return VX_ERR_NOMEM;
-        cap *= 2u;
-    }
+    size_t cap;
+    vx_status st = vx_grow_capacity(*capacity, n, 64u, size, &cap);
+    if (st != VX_OK) return st;
     void *p = realloc(*items, cap * size);
     if (!p) return VX_ERR_NOMEM;
     *items = p;

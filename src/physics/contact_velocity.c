@@ -1,9 +1,10 @@
 /* The velocity iterations of the contact solver (see contact_solver.h and
  * the conventions at the top of contact_solver.c).
  *
- * The iterations run on packed copies: the solved constraints' directions,
- * masses and body slots, their rows with every Jacobian as an aligned
- * 4-float vector, and the bodies' (v, w) as aligned vectors by slot. They
+ * The iterations run on packed copies (contact_pack.c): the solved
+ * constraints' directions, masses and body slots, their rows with every
+ * Jacobian as an aligned 4-float vector, and the bodies' (v, w) as aligned
+ * vectors by slot. They
  * are filled before the first pass and the impulses and velocities copied
  * back after the last, so the passes touch nothing else and go through no
  * branch on the kind of body: a static or kinematic body has zero inverse
@@ -16,161 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/grow.h"
 #include "physics/color_sweep.h"
 #include "physics/contact_wide.h"
 #include "physics/simd4.h"
-
-/* An aligned array of at least n items of size bytes, reused when big enough;
- * its contents are not kept when it grows. */
-static vx_status reserve_aligned(void **items, size_t *capacity, size_t n, size_t size)
-{
-    if (n <= *capacity && *items) return VX_OK;
-    size_t cap = *capacity ? *capacity : 64u;
-    while (cap < n) {
-        if (cap > SIZE_MAX / 2u / size) return VX_ERR_NOMEM;
-        cap *= 2u;
-    }
-    void *p = aligned_alloc(16u, cap * size); /* size is a multiple of 16 */
-    if (!p) return VX_ERR_NOMEM;
-    free(*items);
-    *items = p;
-    *capacity = cap;
-    return VX_OK;
-}
-
-static void put3(float out[4], vx_vec3 v)
-{
-    out[0] = v.x;
-    out[1] = v.y;
-    out[2] = v.z;
-    out[3] = 0.0f;
-}
-
-static vx_vec3 get3(const float in[4]) { return vx_vec3_make(in[0], in[1], in[2]); }
-
-static void pack_row(vx_contact_hot_row *h, const vx_contact_row *r)
-{
-    put3(h->ra_n, r->ra_n);
-    put3(h->rb_n, r->rb_n);
-    put3(h->ia_n, r->ia_n);
-    put3(h->ib_n, r->ib_n);
-    for (int k = 0; k < 2; k++) {
-        put3(h->ra_t[k], r->ra_t[k]);
-        put3(h->rb_t[k], r->rb_t[k]);
-        put3(h->ia_t[k], r->ia_t[k]);
-        put3(h->ib_t[k], r->ib_t[k]);
-        h->tangent_mass[k] = r->tangent_mass[k];
-        h->tangent_impulse[k] = r->tangent_impulse[k];
-    }
-    h->normal_mass = r->normal_mass;
-    h->bias = r->bias;
-    h->normal_impulse = r->normal_impulse;
-    h->pad = 0.0f;
-}
-
-/* The solve order: every solved constraint, coloured by the bodies the
- * solver moves (inv_mass > 0). */
-static vx_status color_constraints(vx_contact_solver *s, size_t body_count, bool colored)
-{
-    vx_status st = vx_contact_colors_begin(&s->colors, s->count, body_count);
-    if (st != VX_OK) return st;
-    for (size_t i = 0; i < s->count; i++) {
-        const vx_contact_constraint *c = &s->constraints[i];
-        if (c->solve)
-            vx_contact_colors_add(&s->colors, (uint32_t)i, c->a, c->inv_mass_a > 0.0f, c->b, c->inv_mass_b > 0.0f);
-    }
-    return vx_contact_colors_end(&s->colors, colored);
-}
-
-typedef struct {
-    vx_contact_solver *s;
-    const vx_solver_bodies *bodies;
-} pack_job;
-
-/* hot[j] and its rows from constraint order[j]; hot[j].first is set. */
-static void pack_range(void *arg, size_t begin, size_t end)
-{
-    pack_job *job = arg;
-    vx_contact_solver *s = job->s;
-    for (size_t j = begin; j < end; j++) {
-        const vx_contact_constraint *c = &s->constraints[s->colors.order[j]];
-        vx_contact_hot_constraint *h = &s->hot[j];
-        uint32_t first = h->first;
-        memset(h, 0, sizeof *h);
-        put3(h->n, c->n);
-        put3(h->t1, c->t1);
-        put3(h->t2, c->t2);
-        h->inv_mass_a = c->inv_mass_a;
-        h->inv_mass_b = c->inv_mass_b;
-        h->friction = c->friction;
-        h->a = c->a;
-        h->b = c->b;
-        h->first = first;
-        h->count = (uint32_t)c->count;
-        h->source = c->first;
-        for (uint32_t k = 0; k < h->count; k++) pack_row(&s->hot_rows[first + k], &s->rows[c->first + k]);
-    }
-}
-
-static void pack_velocity_range(void *arg, size_t begin, size_t end)
-{
-    pack_job *job = arg;
-    for (size_t i = begin; i < end; i++) {
-        put3(job->s->hot_velocity[i].v, job->bodies->velocity[i].v);
-        put3(job->s->hot_velocity[i].w, job->bodies->velocity[i].w);
-    }
-}
-
-/* Colours the constraints and fills the packed arrays in colour order;
- * *solved is the number of solved constraints. */
-vx_status vx_contact_solver_pack(vx_contact_solver *s, const vx_solver_bodies *bodies, size_t *solved)
-{
-    vx_status st = color_constraints(s, bodies->count, s->colored);
-    if (st == VX_OK) st = reserve_aligned((void **)&s->hot, &s->hot_capacity, s->count, sizeof *s->hot);
-    if (st == VX_OK)
-        st = reserve_aligned((void **)&s->hot_rows, &s->hot_row_capacity, s->point_count, sizeof *s->hot_rows);
-    if (st == VX_OK)
-        st = reserve_aligned((void **)&s->hot_velocity, &s->hot_velocity_capacity, bodies->count,
-                             sizeof *s->hot_velocity);
-    if (st != VX_OK) return st;
-    size_t n = s->colors.count;
-    uint32_t rows = 0;
-    for (size_t j = 0; j < n; j++) {
-        s->hot[j].first = rows;
-        rows += (uint32_t)s->constraints[s->colors.order[j]].count;
-    }
-    pack_job job = {s, bodies};
-    vx_parallel_for(s->pool, n, pack_range, &job);
-    vx_parallel_for(s->pool, bodies->count, pack_velocity_range, &job);
-    *solved = n;
-    return VX_OK;
-}
-
-void vx_contact_solver_unpack_impulses(const vx_contact_solver *s, size_t solved)
-{
-    for (size_t i = 0; i < solved; i++) {
-        const vx_contact_hot_constraint *h = &s->hot[i];
-        for (uint32_t k = 0; k < h->count; k++) {
-            const vx_contact_hot_row *hr = &s->hot_rows[h->first + k];
-            vx_contact_row *r = &s->rows[h->source + k];
-            r->normal_impulse = hr->normal_impulse;
-            r->tangent_impulse[0] = hr->tangent_impulse[0];
-            r->tangent_impulse[1] = hr->tangent_impulse[1];
-        }
-    }
-}
-
-static void unpack(const vx_contact_solver *s, size_t solved, vx_solver_bodies *bodies)
-{
-    vx_contact_solver_unpack_impulses(s, solved);
-    /* Only dynamic bodies are pushed (the others have zero inverse mass). */
-    for (size_t i = 0; i < bodies->count; i++) {
-        if (!(bodies->mass[i].inv_mass > 0.0f)) continue;
-        bodies->velocity[i].v = get3(s->hot_velocity[i].v);
-        bodies->velocity[i].w = get3(s->hot_velocity[i].w);
-    }
-}
 
 /* The two bodies' velocities of one constraint, held in registers. */
 typedef struct {
@@ -329,67 +178,6 @@ static void warm_start_constraint(const vx_contact_hot_constraint *c, const vx_c
     }
 }
 
-/* ---- the coloured order's SIMD blocks: unit u of the colouring is
- * blocks[u], its constraints one per lane (contact_wide.h) ---- */
-
-vx_status vx_contact_solver_reserve_blocks(vx_contact_solver *s)
-{
-    size_t units = s->colors.unit_count, cap;
-    vx_status st = VX_OK;
-    if (units + 1u > s->block_offset_capacity) {
-        st = vx_grow_capacity(s->block_offset_capacity, units + 1u, 64u, sizeof *s->block_offset, &cap);
-        VX_GROW_ARRAY(st, s->block_offset, cap);
-        if (st != VX_OK) return st;
-        s->block_offset_capacity = cap;
-    }
-    /* each block sized for the largest manifold of its unit */
-    size_t bytes = 0;
-    for (size_t u = 0; u < units; u++) {
-        uint32_t points = 0;
-        for (size_t j = s->colors.unit_start[u]; j < s->colors.unit_start[u + 1u]; j++)
-            if (s->hot[j].count > points) points = s->hot[j].count;
-        if (points > VX_MANIFOLD_MAX_POINTS) points = VX_MANIFOLD_MAX_POINTS;
-        s->block_offset[u] = bytes;
-        bytes += vx_contact_wide_block_size(points);
-    }
-    s->block_offset[units] = bytes;
-    return reserve_aligned((void **)&s->block_arena, &s->arena_capacity, bytes ? bytes : 16u, 1u);
-}
-
-void vx_contact_solver_load_blocks(vx_contact_solver *s, size_t unit_begin, size_t unit_end)
-{
-    for (size_t u = unit_begin; u < unit_end; u++) {
-        const vx_contact_hot_constraint *lanes[VX_CONTACT_WIDE_LANES] = {NULL, NULL, NULL, NULL};
-        const vx_contact_hot_row *rows[VX_CONTACT_WIDE_LANES] = {NULL, NULL, NULL, NULL};
-        size_t first = s->colors.unit_start[u], last = s->colors.unit_start[u + 1u];
-        for (size_t j = first; j < last; j++) {
-            lanes[j - first] = &s->hot[j];
-            rows[j - first] = &s->hot_rows[s->hot[j].first];
-        }
-        vx_contact_wide_load(vx_contact_solver_block(s, u), lanes, rows);
-    }
-}
-
-void vx_contact_solver_store_blocks(vx_contact_solver *s, size_t unit_begin, size_t unit_end)
-{
-    for (size_t u = unit_begin; u < unit_end; u++) {
-        vx_contact_hot_row *rows[VX_CONTACT_WIDE_LANES] = {NULL, NULL, NULL, NULL};
-        size_t first = s->colors.unit_start[u], last = s->colors.unit_start[u + 1u];
-        for (size_t j = first; j < last; j++) rows[j - first] = &s->hot_rows[s->hot[j].first];
-        vx_contact_wide_store_impulses(vx_contact_solver_block(s, u), rows);
-    }
-}
-
-static void store_blocks_range(void *arg, size_t begin, size_t end)
-{
-    vx_contact_solver_store_blocks(arg, begin, end);
-}
-
-void vx_contact_solver_store_all_blocks(vx_contact_solver *s)
-{
-    vx_parallel_for(s->pool, s->colors.unit_count, store_blocks_range, s);
-}
-
 typedef struct {
     vx_contact_solver *s;
     bool warm_start; /* pass 0 applies the warm start, the others solve */
@@ -459,6 +247,6 @@ vx_status vx_contact_solver_solve_velocities(vx_contact_solver *s, vx_solver_bod
         vx_color_sweep(s->pool, &s->colors, iterations + (warm_start ? 1 : 0), warm_start ? 1u : 0u, velocity_range,
                        &job, INFINITY);
     }
-    unpack(s, solved, bodies);
+    vx_contact_solver_unpack(s, solved, bodies);
     return VX_OK;
 }
