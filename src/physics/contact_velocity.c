@@ -81,33 +81,53 @@ static inline void solve_normal(pair_velocity *p, vx_v4 n, vx_v4 ima, vx_v4 imb,
     push(p, n, ima, imb, r->ia_n, r->ib_n, lambda);
 }
 
+/* The two bodies' velocities of constraint c into registers. */
+static inline pair_velocity load_pair(const vx_contact_hot_constraint *c, const vx_contact_hot_velocity *vel)
+{
+    const vx_contact_hot_velocity *a = &vel[c->a], *b = &vel[c->b];
+    pair_velocity p = {vx_v4_load(a->v), vx_v4_load(a->w), vx_v4_load(b->v), vx_v4_load(b->w)};
+    return p;
+}
+
+/* Back to memory: a static or kinematic body keeps its own velocity (zero
+ * inverse mass changes nothing but the sign of a zero). */
+static inline void store_pair(const vx_contact_hot_constraint *c, vx_contact_hot_velocity *vel, const pair_velocity *p)
+{
+    if (c->inv_mass_a > 0.0f) {
+        vx_v4_store(vel[c->a].v, p->va);
+        vx_v4_store(vel[c->a].w, p->wa);
+    }
+    if (c->inv_mass_b > 0.0f) {
+        vx_v4_store(vel[c->b].v, p->vb);
+        vx_v4_store(vel[c->b].w, p->wb);
+    }
+}
+
+/* Friction first (non-penetration, solved last, matters more): every
+ * point's two tangents, in point order. */
+static inline void solve_frictions(pair_velocity *p, const vx_contact_hot_constraint *c, vx_contact_hot_row *rows,
+                                   vx_v4 ima, vx_v4 imb)
+{
+    if (!(c->friction > 0.0f)) return;
+    vx_v4 t1 = vx_v4_load(c->t1), t2 = vx_v4_load(c->t2);
+    for (uint32_t k = 0; k < c->count; k++) solve_friction(p, t1, t2, ima, imb, c->friction, &rows[k]);
+}
+
+/* The rigid solve (one substep): as vx_contact_solver_solve_packed with
+ * no soft rows, without its test per row. */
 static void solve_constraint(const vx_contact_hot_constraint *c, vx_contact_hot_row *rows,
                              vx_contact_hot_velocity *vel, bool backwards)
 {
-    vx_contact_hot_velocity *a = &vel[c->a], *b = &vel[c->b];
-    pair_velocity p = {vx_v4_load(a->v), vx_v4_load(a->w), vx_v4_load(b->v), vx_v4_load(b->w)};
+    pair_velocity p = load_pair(c, vel);
     vx_v4 ima = vx_v4_splat(c->inv_mass_a), imb = vx_v4_splat(c->inv_mass_b);
     int count = (int)c->count;
-    /* Friction first: non-penetration, solved last, matters more. */
-    if (c->friction > 0.0f) {
-        vx_v4 t1 = vx_v4_load(c->t1), t2 = vx_v4_load(c->t2);
-        for (int k = 0; k < count; k++) solve_friction(&p, t1, t2, ima, imb, c->friction, &rows[k]);
-    }
+    solve_frictions(&p, c, rows, ima, imb);
     vx_v4 n = vx_v4_load(c->n);
     if (backwards)
         for (int k = count - 1; k >= 0; k--) solve_normal(&p, n, ima, imb, &rows[k]);
     else
         for (int k = 0; k < count; k++) solve_normal(&p, n, ima, imb, &rows[k]);
-    /* A static or kinematic body keeps its own velocity (zero inverse mass
-     * changes nothing but the sign of a zero). */
-    if (c->inv_mass_a > 0.0f) {
-        vx_v4_store(a->v, p.va);
-        vx_v4_store(a->w, p.wa);
-    }
-    if (c->inv_mass_b > 0.0f) {
-        vx_v4_store(b->v, p.vb);
-        vx_v4_store(b->w, p.wb);
-    }
+    store_pair(c, vel, &p);
 }
 
 /* A soft normal row (row->pad != 0: a penetrating point pushed out by its
@@ -131,35 +151,23 @@ void vx_contact_solver_solve_packed(const vx_contact_hot_constraint *c, vx_conta
                                     vx_contact_hot_velocity *vel, bool backwards, float mass_scale,
                                     float impulse_scale)
 {
-    vx_contact_hot_velocity *a = &vel[c->a], *b = &vel[c->b];
-    pair_velocity p = {vx_v4_load(a->v), vx_v4_load(a->w), vx_v4_load(b->v), vx_v4_load(b->w)};
+    pair_velocity p = load_pair(c, vel);
     vx_v4 ima = vx_v4_splat(c->inv_mass_a), imb = vx_v4_splat(c->inv_mass_b);
     int count = (int)c->count;
-    if (c->friction > 0.0f) {
-        vx_v4 t1 = vx_v4_load(c->t1), t2 = vx_v4_load(c->t2);
-        for (int k = 0; k < count; k++) solve_friction(&p, t1, t2, ima, imb, c->friction, &rows[k]);
-    }
+    solve_frictions(&p, c, rows, ima, imb);
     vx_v4 n = vx_v4_load(c->n);
     if (backwards)
         for (int k = count - 1; k >= 0; k--) solve_normal_soft(&p, n, ima, imb, &rows[k], mass_scale, impulse_scale);
     else
         for (int k = 0; k < count; k++) solve_normal_soft(&p, n, ima, imb, &rows[k], mass_scale, impulse_scale);
-    if (c->inv_mass_a > 0.0f) {
-        vx_v4_store(a->v, p.va);
-        vx_v4_store(a->w, p.wa);
-    }
-    if (c->inv_mass_b > 0.0f) {
-        vx_v4_store(b->v, p.vb);
-        vx_v4_store(b->w, p.wb);
-    }
+    store_pair(c, vel, &p);
 }
 
 /* The accumulated impulses of a constraint's rows applied to its bodies. */
 static void warm_start_constraint(const vx_contact_hot_constraint *c, const vx_contact_hot_row *rows,
                                   vx_contact_hot_velocity *vel)
 {
-    vx_contact_hot_velocity *a = &vel[c->a], *b = &vel[c->b];
-    pair_velocity p = {vx_v4_load(a->v), vx_v4_load(a->w), vx_v4_load(b->v), vx_v4_load(b->w)};
+    pair_velocity p = load_pair(c, vel);
     vx_v4 ima = vx_v4_splat(c->inv_mass_a), imb = vx_v4_splat(c->inv_mass_b);
     vx_v4 n = vx_v4_load(c->n), t1 = vx_v4_load(c->t1), t2 = vx_v4_load(c->t2);
     for (uint32_t k = 0; k < c->count; k++) {
@@ -168,14 +176,7 @@ static void warm_start_constraint(const vx_contact_hot_constraint *c, const vx_c
         push(&p, t1, ima, imb, r->ia_t[0], r->ib_t[0], r->tangent_impulse[0]);
         push(&p, t2, ima, imb, r->ia_t[1], r->ib_t[1], r->tangent_impulse[1]);
     }
-    if (c->inv_mass_a > 0.0f) {
-        vx_v4_store(a->v, p.va);
-        vx_v4_store(a->w, p.wa);
-    }
-    if (c->inv_mass_b > 0.0f) {
-        vx_v4_store(b->v, p.vb);
-        vx_v4_store(b->w, p.wb);
-    }
+    store_pair(c, vel, &p);
 }
 
 typedef struct {

@@ -275,18 +275,33 @@ static inline void scatter(const wide_body *body, const w4 pad[2], vx_contact_ho
         }
 }
 
+/* The lanes' two bodies: where their velocities live, and the velocities
+ * axis by axis (pads kept for the write back). */
+typedef struct {
+    vx_contact_hot_velocity *va[4], *vb[4];
+    wide_body a, b;
+    w4 pad_a[2], pad_b[2];
+} lane_bodies;
+
+static inline void load_lane_bodies(lane_bodies *lb, const vx_contact_wide_block *w, vx_contact_hot_velocity *vel)
+{
+    for (int i = 0; i < 4; i++) {
+        lb->va[i] = &vel[w->a[i]];
+        lb->vb[i] = &vel[w->b[i]];
+    }
+    gather(lb->a.v, &lb->pad_a[0], lb->va[0]->v, lb->va[1]->v, lb->va[2]->v, lb->va[3]->v);
+    gather(lb->a.w, &lb->pad_a[1], lb->va[0]->w, lb->va[1]->w, lb->va[2]->w, lb->va[3]->w);
+    gather(lb->b.v, &lb->pad_b[0], lb->vb[0]->v, lb->vb[1]->v, lb->vb[2]->v, lb->vb[3]->v);
+    gather(lb->b.w, &lb->pad_b[1], lb->vb[0]->w, lb->vb[1]->w, lb->vb[2]->w, lb->vb[3]->w);
+}
+
 void vx_contact_wide_solve(vx_contact_wide_block *w, vx_contact_hot_velocity *vel, bool backwards,
                            float mass_scale, float impulse_scale)
 {
     if (!w->used) return;
-    vx_contact_hot_velocity *const va[4] = {&vel[w->a[0]], &vel[w->a[1]], &vel[w->a[2]], &vel[w->a[3]]};
-    vx_contact_hot_velocity *const vb[4] = {&vel[w->b[0]], &vel[w->b[1]], &vel[w->b[2]], &vel[w->b[3]]};
-    wide_body a, b;
-    w4 pad_a[2], pad_b[2];
-    gather(a.v, &pad_a[0], va[0]->v, va[1]->v, va[2]->v, va[3]->v);
-    gather(a.w, &pad_a[1], va[0]->w, va[1]->w, va[2]->w, va[3]->w);
-    gather(b.v, &pad_b[0], vb[0]->v, vb[1]->v, vb[2]->v, vb[3]->v);
-    gather(b.w, &pad_b[1], vb[0]->w, vb[1]->w, vb[2]->w, vb[3]->w);
+    lane_bodies lb;
+    load_lane_bodies(&lb, w, vel);
+    wide_body a = lb.a, b = lb.b;
     /* Points >= max_count are solved by no lane: skipped. */
     int count = (int)w->max_count;
     if (w->has_friction) {
@@ -300,8 +315,8 @@ void vx_contact_wide_solve(vx_contact_wide_block *w, vx_contact_hot_velocity *ve
     else
         for (int k = 0; k < count; k++) solve_normal(&a, &b, &w->points[k].normal, ms, is);
     /* Only bodies with inv_mass > 0 are written (lanes may share the others). */
-    scatter(&a, pad_a, va, w->store_a);
-    scatter(&b, pad_b, vb, w->store_b);
+    scatter(&a, lb.pad_a, lb.va, w->store_a);
+    scatter(&b, lb.pad_b, lb.vb, w->store_b);
 }
 
 /* The accumulated impulses applied to the lanes' bodies, point by point as
@@ -311,14 +326,9 @@ void vx_contact_wide_solve(vx_contact_wide_block *w, vx_contact_hot_velocity *ve
 void vx_contact_wide_warm_start(const vx_contact_wide_block *w, vx_contact_hot_velocity *vel)
 {
     if (!w->used) return;
-    vx_contact_hot_velocity *const va[4] = {&vel[w->a[0]], &vel[w->a[1]], &vel[w->a[2]], &vel[w->a[3]]};
-    vx_contact_hot_velocity *const vb[4] = {&vel[w->b[0]], &vel[w->b[1]], &vel[w->b[2]], &vel[w->b[3]]};
-    wide_body a, b;
-    w4 pad_a[2], pad_b[2];
-    gather(a.v, &pad_a[0], va[0]->v, va[1]->v, va[2]->v, va[3]->v);
-    gather(a.w, &pad_a[1], va[0]->w, va[1]->w, va[2]->w, va[3]->w);
-    gather(b.v, &pad_b[0], vb[0]->v, vb[1]->v, vb[2]->v, vb[3]->v);
-    gather(b.w, &pad_b[1], vb[0]->w, vb[1]->w, vb[2]->w, vb[3]->w);
+    lane_bodies lb;
+    load_lane_bodies(&lb, w, vel);
+    wide_body a = lb.a, b = lb.b;
     for (uint32_t k = 0; k < w->max_count; k++) {
         const vx_contact_wide_normal_row *nr = &w->points[k].normal;
         const vx_contact_wide_friction_row *fr = &w->points[k].friction;
@@ -341,8 +351,8 @@ void vx_contact_wide_warm_start(const vx_contact_wide_block *w, vx_contact_hot_v
             b.w[x] = w4_select(solved, w4_add(b.w[x], dwb), b.w[x]);
         }
     }
-    scatter(&a, pad_a, va, w->store_a);
-    scatter(&b, pad_b, vb, w->store_b);
+    scatter(&a, lb.pad_a, lb.va, w->store_a);
+    scatter(&b, lb.pad_b, lb.vb, w->store_b);
 }
 
 void vx_contact_wide_clear_impulses(vx_contact_wide_block *w)
