@@ -167,6 +167,11 @@ typedef enum {
                                        solver runs on every thread and 4 contacts per SIMD lane set */
 } vx_solver_order;
 
+/* "sequential" / "colored": the names of the scene key and --order. */
+const char *vx_solver_order_name(vx_solver_order order);
+/* The order named name; false (and *out untouched) for any other name. */
+bool vx_solver_order_from_name(const char *name, vx_solver_order *out);
+
 typedef struct {
     vx_vec3 gravity;             /* m/s^2 */
     float fixed_dt;              /* s */

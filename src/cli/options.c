@@ -191,11 +191,7 @@ static bool apply_option(vx_cli_options *opt, int code, const char *arg, char *m
         opt->threads_set = true;
         return true;
     case OPT_ORDER:
-        if (strcmp(arg, "sequential") == 0) {
-            opt->order = VX_SOLVER_ORDER_SEQUENTIAL;
-        } else if (strcmp(arg, "colored") == 0) {
-            opt->order = VX_SOLVER_ORDER_COLORED;
-        } else {
+        if (!vx_solver_order_from_name(arg, &opt->order)) {
             set_message(message, size, "--order: expected sequential or colored, got '%s'", arg);
             return false;
         }

@@ -155,7 +155,7 @@ void vx_cli_stats_print(const vx_cli_stats *s, FILE *out)
     fprintf(out,
             "voltex-sim: solver: order %s, threads %d, iterations %d, substeps %d, position iterations %d, "
             "sleeping %s\n",
-            c->order == VX_SOLVER_ORDER_COLORED ? "colored" : "sequential", c->threads, c->iterations, c->substeps,
+            vx_solver_order_name(c->order), c->threads, c->iterations, c->substeps,
             c->position_iterations, c->sleeping ? "on" : "off");
 
     /* Step times: sorted in place (the run is over). Median of an even count

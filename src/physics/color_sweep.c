@@ -90,15 +90,9 @@ void vx_color_sweep(vx_thread_pool *pool, const vx_contact_colors *colors, int p
                     vx_color_range_fn fn, void *arg, float stop_at)
 {
     if (passes <= 0 || colors->count == 0) return;
-    sweep sw;
     if (colors->unit_count < min_units) pool = NULL;
-    sw.pool = pool;
-    sw.colors = colors;
-    sw.passes = passes;
-    sw.fn = fn;
-    sw.arg = arg;
-    sw.stop_at = stop_at;
-    sw.parity = parity;
+    sweep sw = {.pool = pool, .colors = colors, .passes = passes, .fn = fn, .arg = arg, .stop_at = stop_at,
+                .parity = parity};
     vx_thread_pool_run(pool, sweep_thread, &sw);
 }
 

@@ -46,5 +46,23 @@ vx_physics_config vx_physics_config_default(void)
     c.max_correction = VX_MAX_CORRECTION;
     c.speculative_distance = VX_SPECULATIVE_DISTANCE;
     c.broadphase = VX_BROADPHASE;
+    c.order = VX_SOLVER_ORDER_SEQUENTIAL; /* the order the validation figures were measured with */
     return c;
+}
+
+static const char *const order_names[] = {"sequential", "colored"}; /* by vx_solver_order */
+
+const char *vx_solver_order_name(vx_solver_order order)
+{
+    return (unsigned)order < 2u ? order_names[order] : "?";
+}
+
+bool vx_solver_order_from_name(const char *name, vx_solver_order *out)
+{
+    for (unsigned i = 0; i < 2u; i++)
+        if (strcmp(name, order_names[i]) == 0) {
+            *out = (vx_solver_order)i;
+            return true;
+        }
+    return false;
 }

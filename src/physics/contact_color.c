@@ -22,7 +22,7 @@ void vx_contact_colors_free(vx_contact_colors *c)
     free(c->b);
     free(c->moved);
     free(c->color);
-    free(c->key);
+    free(c->by_level);
     free(c->next);
     free(c->depth);
     free(c->head);
@@ -48,7 +48,7 @@ vx_status vx_contact_colors_begin(vx_contact_colors *c, size_t max_items, size_t
         VX_GROW_ARRAY(st, c->b, cap);
         VX_GROW_ARRAY(st, c->moved, cap);
         VX_GROW_ARRAY(st, c->color, cap);
-        VX_GROW_ARRAY(st, c->key, cap);
+        VX_GROW_ARRAY(st, c->by_level, cap);
         VX_GROW_ARRAY(st, c->next, 2u * cap);
         if (st == VX_OK) c->capacity = cap;
     }
@@ -197,8 +197,7 @@ vx_status vx_contact_colors_end(vx_contact_colors *c, bool colored)
     if (n == 0) return VX_OK;
     if (!colored) return sequential(c);
     find_depths(c);
-    /* items by level (counting sort, stable): ids go to order, item
-     * indices to key (temporarily) */
+    /* the items by level (counting sort, stable) */
     uint32_t max_level = 0;
     for (size_t i = 0; i < n; i++) {
         uint32_t l = level_of(c, i);
@@ -212,7 +211,7 @@ vx_status vx_contact_colors_end(vx_contact_colors *c, bool colored)
     memset(c->cursor, 0, ((size_t)max_level + 2u) * sizeof *c->cursor);
     for (size_t i = 0; i < n; i++) c->cursor[level_of(c, i) + 1u]++;
     for (size_t l = 1; l <= (size_t)max_level + 1u; l++) c->cursor[l] += c->cursor[l - 1];
-    uint32_t *by_level = c->key; /* item indices in level order */
+    uint32_t *by_level = c->by_level;
     for (size_t i = 0; i < n; i++) by_level[c->cursor[level_of(c, i)]++] = (uint32_t)i;
     /* now cursor[l] is the end of level l; its start is cursor[l - 1] (0) */
 

@@ -55,13 +55,13 @@ typedef struct {
     uint32_t *ids, *a, *b;  /* per added item */
     uint8_t *moved;         /* per added item: bit 0 a moved, bit 1 b moved */
     uint8_t *color;         /* per added item: its colour in its level */
-    uint32_t *key;          /* per added item: level * (VX_LEVEL_COLORS + 1) + colour */
+    uint32_t *by_level;     /* the added items' indices in level order */
     uint32_t *depth;        /* per body */
     uint32_t *head, *next;  /* per body: its items, as linked lists (adjacency) */
     uint32_t *queue;        /* per body: breadth-first queue */
     uint64_t *mask;         /* per body: colours taken at stamp's level */
     uint32_t *stamp;        /* per body */
-    uint32_t *cursor;       /* per key */
+    uint32_t *cursor;       /* per level: the end of its items in by_level */
     size_t cursor_capacity;
 } vx_contact_colors;
 

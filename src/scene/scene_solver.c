@@ -32,11 +32,7 @@ static vx_status read_order(vx_json_reader *r, const cJSON *item, vx_solver_orde
     const char *name = NULL;
     vx_status st = vx_json_read_string(r, item, &name);
     if (st != VX_OK) return st;
-    if (strcmp(name, "sequential") == 0)
-        *out = VX_SOLVER_ORDER_SEQUENTIAL;
-    else if (strcmp(name, "colored") == 0)
-        *out = VX_SOLVER_ORDER_COLORED;
-    else
+    if (!vx_solver_order_from_name(name, out))
         return vx_json_fail(r, VX_ERR_INVALID, "must be \"sequential\" or \"colored\"");
     return VX_OK;
 }
