@@ -14,8 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "physics/color_sweep.h"
+#include "physics/step_counts.h"
 #include "physics/thread_choice.h"
 #include "test_helpers.h"
 #include "voltex/physics.h"
@@ -208,7 +210,12 @@ static run_summary compare_thread_counts(scene_kind kind, vx_solver_order order,
     char what[96];
     run_summary sum = {0u, -1};
     for (int k = 1; k <= steps; k++) {
-        for (int r = 0; r < RUNS; r++) vx_test_step(s[r].w, &st[r]);
+        for (int r = 0; r < RUNS; r++) {
+            vx_test_step(s[r].w, &st[r]);
+            /* the threads really ran (identical results prove nothing if
+             * every run stayed on one thread) */
+            cr_assert_eq(vx_physics_step_counts(&st[r].scratch).threads, thread_counts[r]);
+        }
         sum.contacts += st[0].report.count;
         if (sum.asleep_at < 0 && vx_physics_awake_count(&st[0].scratch) == 0) sum.asleep_at = k;
         for (int r = 1; r < RUNS; r++) {
@@ -469,4 +476,28 @@ Test(physics_threads, momentum_is_kept_with_more_constraints_on_a_body_than_colo
                              "%d spheres, %d substeps, %s order: momentum off by %.4f kg m/s of %d", counts[c],
                              substeps, o ? "colored" : "sequential", (double)err, counts[c]);
             }
+}
+
+/* Without the tests' raised limit a step runs on at most the machine's
+ * processors, however many threads are asked for. */
+Test(physics_threads, a_step_uses_no_more_threads_than_processors)
+{
+    vx_parallel_set_max_threads(0);
+    vx_thread_choice_always_threads(true);
+    scene s;
+    build_scene(&s, SCENE_POUR);
+    vx_test_stepper st;
+    vx_test_stepper_init(&st);
+    st.cfg.threads = 64;
+    vx_test_step(s.w, &st);
+    int used = vx_physics_step_counts(&st.scratch).threads;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    cr_assert_geq(used, 1);
+    cr_assert_leq(used, cpus > 0 ? (int)cpus : 1, "%d threads on %ld processors", used, cpus);
+    if (cpus >= 2) cr_assert_geq(used, 2, "64 threads asked for, %d used", used);
+    st.cfg.threads = 1;
+    vx_test_step(s.w, &st);
+    cr_assert_eq(vx_physics_step_counts(&st.scratch).threads, 1);
+    vx_test_stepper_free(&st);
+    vx_world_destroy(s.w);
 }

@@ -313,6 +313,7 @@ vx_status vx_physics_step(vx_world *world, const vx_physics_config *config, vx_p
     lap(state, STAGE_OTHER);
     if (state->pool) vx_thread_choice_end(&state->choice, monotonic_seconds() - step_start);
     state->counts.bodies = state->bodies.count;
+    state->counts.threads = vx_thread_pool_size(state->active);
     state->counts.awake = state->sleep.awake_count;
     state->counts.asleep = state->sleep.asleep_count;
     return VX_OK;
