@@ -124,7 +124,7 @@ Test(bvh_step_broadphase, pairs_match_brute_force_while_bodies_move_come_and_go)
         if (step % 10 == 5 && spawned_count < 16) spawned[spawned_count++] = spawn_random(w, &rng);
         if (step % 15 == 7 && spawned_count > 0) cr_assert(vx_world_despawn(w, spawned[--spawned_count]));
         if (step == 60) vx_test_transform(w, ids[1])->position.x += 0.5f; /* a post */
-        cr_assert_eq(vx_solver_bodies_gather(&bodies, w, vx_vec3_make(0.0f, -9.81f, 0.0f)), VX_OK);
+        cr_assert_eq(vx_solver_bodies_gather(&bodies, w, vx_vec3_make(0.0f, -9.81f, 0.0f), NULL), VX_OK);
         size_t n = brute_force_pairs(&bodies, expected, max);
         most_pairs = n > most_pairs ? n : most_pairs;
         for (int k = 0; k < 2; k++) {
@@ -168,7 +168,7 @@ Test(bvh_step_broadphase, statics_are_added_once_and_never_requeried)
     vx_body_broadphase_init(&bb);
     size_t requeried = 0;
     for (int step = 0; step < 120; step++) {
-        cr_assert_eq(vx_solver_bodies_gather(&bodies, w, vx_vec3_make(0.0f, -9.81f, 0.0f)), VX_OK);
+        cr_assert_eq(vx_solver_bodies_gather(&bodies, w, vx_vec3_make(0.0f, -9.81f, 0.0f), NULL), VX_OK);
         bool moved = false;
         cr_assert_eq(vx_body_broadphase_sync(&bb, &bodies, VX_BROADPHASE_DYNAMIC_TREE, SPECULATIVE, H, &moved), VX_OK);
         cr_assert_eq(vx_body_broadphase_find_pairs(&bb, &bodies, SPECULATIVE, H), VX_OK);

@@ -26,6 +26,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "common/thread_pool.h"
 #include "physics/broadphase.h"
 #include "physics/solver_body.h"
 #include "voltex/physics.h"
@@ -49,6 +50,7 @@ typedef struct {
     uint32_t sync_count;
     float static_distance;         /* the speculative distance the static boxes were grown by */
     vx_broadphase_pair_list pairs; /* the last vx_body_broadphase_find_pairs: body slots */
+    vx_thread_pool *pool;          /* the step's threads (NULL: the calling thread alone), set by the step */
 } vx_body_broadphase;
 
 void vx_body_broadphase_init(vx_body_broadphase *bb);

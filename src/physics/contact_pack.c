@@ -136,9 +136,15 @@ vx_status vx_contact_solver_pack(vx_contact_solver *s, const vx_solver_bodies *b
     return VX_OK;
 }
 
-void vx_contact_solver_unpack_impulses(const vx_contact_solver *s, size_t solved)
+typedef struct {
+    const vx_contact_solver *s;
+    vx_solver_bodies *bodies;
+} unpack_job;
+
+static void unpack_impulses_range(void *arg, size_t begin, size_t end)
 {
-    for (size_t i = 0; i < solved; i++) {
+    const vx_contact_solver *s = ((const unpack_job *)arg)->s;
+    for (size_t i = begin; i < end; i++) {
         const vx_contact_hot_constraint *h = &s->hot[i];
         for (uint32_t k = 0; k < h->count; k++) {
             const vx_contact_hot_row *hr = &s->hot_rows[h->first + k];
@@ -150,15 +156,30 @@ void vx_contact_solver_unpack_impulses(const vx_contact_solver *s, size_t solved
     }
 }
 
+/* Each packed constraint writes its own rows back: split between the threads. */
+void vx_contact_solver_unpack_impulses(const vx_contact_solver *s, size_t solved)
+{
+    unpack_job job = {s, NULL};
+    vx_parallel_for(s->pool, solved, unpack_impulses_range, &job);
+}
+
+/* Only dynamic bodies are pushed (the others have zero inverse mass). */
+static void unpack_velocity_range(void *arg, size_t begin, size_t end)
+{
+    unpack_job *job = arg;
+    vx_solver_bodies *bodies = job->bodies;
+    for (size_t i = begin; i < end; i++) {
+        if (!(bodies->mass[i].inv_mass > 0.0f)) continue;
+        bodies->velocity[i].v = get3(job->s->hot_velocity[i].v);
+        bodies->velocity[i].w = get3(job->s->hot_velocity[i].w);
+    }
+}
+
 void vx_contact_solver_unpack(const vx_contact_solver *s, size_t solved, vx_solver_bodies *bodies)
 {
     vx_contact_solver_unpack_impulses(s, solved);
-    /* Only dynamic bodies are pushed (the others have zero inverse mass). */
-    for (size_t i = 0; i < bodies->count; i++) {
-        if (!(bodies->mass[i].inv_mass > 0.0f)) continue;
-        bodies->velocity[i].v = get3(s->hot_velocity[i].v);
-        bodies->velocity[i].w = get3(s->hot_velocity[i].w);
-    }
+    unpack_job job = {s, bodies};
+    vx_parallel_for(s->pool, bodies->count, unpack_velocity_range, &job);
 }
 
 /* ---- the coloured order's SIMD blocks: unit u of the colouring is

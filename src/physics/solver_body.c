@@ -2,6 +2,7 @@
  * See solver_body.h. */
 #include "physics/solver_body.h"
 #include "common/grow.h"
+#include "physics/color_sweep.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -132,7 +133,19 @@ static void fill_body(vx_solver_bodies *b, size_t slot, const gather_record *r, 
     }
 }
 
-vx_status vx_solver_bodies_gather(vx_solver_bodies *b, vx_world *world, vx_vec3 gravity)
+typedef struct {
+    vx_solver_bodies *b;
+    vx_vec3 gravity;
+} fill_job;
+
+static void fill_range(void *arg, size_t begin, size_t end)
+{
+    fill_job *job = arg;
+    const gather_record *records = job->b->records;
+    for (size_t i = begin; i < end; i++) fill_body(job->b, i, &records[i], job->gravity);
+}
+
+vx_status vx_solver_bodies_gather(vx_solver_bodies *b, vx_world *world, vx_vec3 gravity, vx_thread_pool *pool)
 {
     b->count = 0;
     if (!vx_world_has_component_type(world, VX_COMPONENT_TRANSFORM)) return VX_OK;
@@ -164,15 +177,20 @@ vx_status vx_solver_bodies_gather(vx_solver_bodies *b, vx_world *world, vx_vec3 
 
     st = reserve_bodies(b, n);
     if (st != VX_OK) return st;
-    const gather_record *records = b->records;
-    for (size_t i = 0; i < n; i++) fill_body(b, i, &records[i], gravity);
+    fill_job job = {b, gravity};
+    vx_parallel_for(pool, n, fill_range, &job); /* each slot from its own record */
     b->count = n;
     return VX_OK;
 }
 
-void vx_solver_bodies_scatter(const vx_solver_bodies *b)
+typedef struct {
+    const vx_solver_bodies *b;
+} scatter_job;
+
+static void scatter_range(void *arg, size_t begin, size_t end)
 {
-    for (size_t i = 0; i < b->count; i++) {
+    const vx_solver_bodies *b = ((const scatter_job *)arg)->b;
+    for (size_t i = begin; i < end; i++) {
         const vx_body_info *info = &b->info[i];
         if (info->motion == VX_MOTION_STATIC || info->asleep) continue;
         info->transform->position = b->pose[i].x;
@@ -181,6 +199,13 @@ void vx_solver_bodies_scatter(const vx_solver_bodies *b)
         info->rigidbody->velocity = b->velocity[i].v;
         info->rigidbody->angular_velocity = b->velocity[i].w;
     }
+}
+
+/* Every body writes only its own components: split between the threads. */
+void vx_solver_bodies_scatter(const vx_solver_bodies *b, vx_thread_pool *pool)
+{
+    scatter_job job = {b};
+    vx_parallel_for(pool, b->count, scatter_range, &job);
 }
 
 void vx_solver_bodies_update_mass_of(vx_solver_bodies *b, size_t i)

@@ -79,11 +79,12 @@ void vx_solver_bodies_free(vx_solver_bodies *b);
 
 /* Fills b from the world (cleared first): every entity with a transform and
  * a collider or a rigid body, in entity index order. gravity is the config's. */
-vx_status vx_solver_bodies_gather(vx_solver_bodies *b, vx_world *world, vx_vec3 gravity);
+vx_status vx_solver_bodies_gather(vx_solver_bodies *b, vx_world *world, vx_vec3 gravity, vx_thread_pool *pool);
 /* Writes poses and velocities of the moving bodies back into the world:
  * dynamic bodies get pose and velocities, kinematic bodies their pose;
- * static and sleeping bodies are never written. */
-void vx_solver_bodies_scatter(const vx_solver_bodies *b);
+ * static and sleeping bodies are never written. Both split the bodies
+ * between the pool's threads (NULL: one); each body on its own. */
+void vx_solver_bodies_scatter(const vx_solver_bodies *b, vx_thread_pool *pool);
 
 /* Recomputes body slot i's world inverse inertia from its current
  * orientation (dynamic rotating bodies; the others keep 0). */

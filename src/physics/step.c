@@ -282,8 +282,9 @@ vx_status vx_physics_step(vx_world *world, const vx_physics_config *config, vx_p
     double step_start = state->pool ? monotonic_seconds() : 0.0;
     state->active = state->pool && vx_thread_choice_begin(&state->choice) ? state->pool : NULL;
     state->solver.pool = state->active;
+    state->broadphase.pool = state->active;
     state->solver.colored = config->order == VX_SOLVER_ORDER_COLORED;
-    st = vx_solver_bodies_gather(&state->bodies, world, config->gravity);
+    st = vx_solver_bodies_gather(&state->bodies, world, config->gravity, state->active);
     if (st != VX_OK) return st;
     memset(&state->counts, 0, sizeof state->counts);
     float h = config->fixed_dt / (float)config->substeps; /* exactly fixed_dt for one substep */
@@ -309,7 +310,7 @@ vx_status vx_physics_step(vx_world *world, const vx_physics_config *config, vx_p
         vx_contact_list_clear(report);
         return st;
     }
-    vx_solver_bodies_scatter(&state->bodies);
+    vx_solver_bodies_scatter(&state->bodies, state->active);
     lap(state, STAGE_OTHER);
     if (state->pool) vx_thread_choice_end(&state->choice, monotonic_seconds() - step_start);
     state->counts.bodies = state->bodies.count;
