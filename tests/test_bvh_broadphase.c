@@ -9,6 +9,7 @@
 
 #include "physics/broadphase.h"
 #include "test_helpers.h"
+#include "test_pair_helpers.h"
 
 /* The three set-ups every scene runs on. */
 enum { SETUP_BVH, SETUP_TREE, SETUP_TREE_TIGHT, SETUP_COUNT };
@@ -24,18 +25,6 @@ static void init_setup(vx_broadphase *bp, int setup)
 static vx_aabb box(float x0, float y0, float z0, float x1, float y1, float z1)
 {
     return vx_aabb_new(vx_vec3_make(x0, y0, z0), vx_vec3_make(x1, y1, z1));
-}
-
-static void push(vx_broadphase_pair_list *l, uint32_t a, uint32_t b)
-{
-    if (l->count == l->capacity) {
-        l->capacity = l->capacity ? 2u * l->capacity : 64u;
-        l->items = realloc(l->items, l->capacity * sizeof *l->items);
-        cr_assert_not_null(l->items);
-    }
-    l->items[l->count].a = a;
-    l->items[l->count].b = b;
-    l->count++;
 }
 
 /* Every pair of present ids below id_limit, not both static, whose boxes
@@ -56,7 +45,7 @@ static void brute_force(const vx_broadphase *bp, uint32_t id_limit, bool fat, vx
     out->count = 0;
     for (uint32_t i = 0; i < n; i++)
         for (uint32_t j = i + 1; j < n; j++)
-            if (!(statics[i] && statics[j]) && vx_aabb_intersects(boxes[i], boxes[j])) push(out, ids[i], ids[j]);
+            if (!(statics[i] && statics[j]) && vx_aabb_intersects(boxes[i], boxes[j])) vx_test_push_pair(out, ids[i], ids[j]);
     free(ids);
     free(boxes);
     free(statics);
@@ -102,7 +91,7 @@ Test(broadphase, an_empty_broad_phase_reports_no_pairs)
         vx_broadphase_pair_list pairs;
         init_setup(&bp, setup);
         vx_broadphase_pair_list_init(&pairs);
-        push(&pairs, 1, 2); /* stale content is cleared */
+        vx_test_push_pair(&pairs, 1, 2); /* stale content is cleared */
         cr_assert_eq(vx_broadphase_find_pairs(&bp, &pairs), VX_OK);
         cr_assert_eq(pairs.count, 0u, "%s", setup_names[setup]);
         cr_assert_eq(vx_broadphase_count(&bp), 0u);

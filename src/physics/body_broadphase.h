@@ -19,7 +19,13 @@
  * The pairs are those of overlapping boxes (the dynamic tree runs with its
  * tight filter), at least one body not static, as body slots sorted by
  * (a, b): the gather orders slots by entity index, so both kinds give the
- * same list for the same bodies and the trace does not depend on the kind. */
+ * same list for the same bodies and the trace does not depend on the kind.
+ *
+ * Threads (pool): the bodies' boxes, and which bodies need a change of the
+ * broad phase's trees, are found on all of them (each body writes only its
+ * own slots); the changes themselves are made on the calling thread, in
+ * body order, as with one thread; vx_broadphase_find_pairs splits its
+ * queries and filter. The pairs are the same for any pool. */
 #ifndef VOLTEX_PHYSICS_BODY_BROADPHASE_H
 #define VOLTEX_PHYSICS_BODY_BROADPHASE_H
 
@@ -51,6 +57,11 @@ typedef struct {
     float static_distance;         /* the speculative distance the static boxes were grown by */
     vx_broadphase_pair_list pairs; /* the last vx_body_broadphase_find_pairs: body slots */
     vx_thread_pool *pool;          /* the step's threads (NULL: the calling thread alone), set by the step */
+    /* by body slot, scratch of one call: the new box, and whether the body
+     * waits for the calling thread (its tree changes, in body order) */
+    vx_aabb *boxes;
+    uint8_t *pending;
+    size_t body_capacity;
 } vx_body_broadphase;
 
 void vx_body_broadphase_init(vx_body_broadphase *bb);

@@ -9,17 +9,30 @@
  *    static tree: two dirty ids that overlap find each other twice, so only
  *    the query of the lower id keeps the pair;
  * 3. the new pairs are radix-sorted and merged with the kept ones (the two
- *    sets are disjoint: every new pair names a dirty id, no kept one does). */
+ *    sets are disjoint: every new pair names a dirty id, no kept one does).
+ *
+ * Threads (bp->pool): the queries of step 2 and the tight filter of the
+ * output are split between them by thread index, each thread's range of
+ * items with a worker of its own (its stack and pairs). The trees and the slots
+ * are only read meanwhile. The new pairs are all distinct, so sorting them
+ * gives one order whatever the split; the filter's ranges are put back
+ * together in item order. */
 #include "physics/broadphase.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "physics/color_sweep.h"
 
 #define SLOT_PRESENT 1u
 #define SLOT_STATIC 2u
 #define SLOT_DIRTY 4u
 
 #define RADIX_BITS 11u /* digit width of the pair sort: 2048 counters */
+/* A dirty id's queries walk two trees: about the work of 16 items of the
+ * step's plain loops, for the choice of one thread below some work
+ * (vx_parallel_set_min_work). */
+#define QUERY_WEIGHT 16u
 
 void vx_broadphase_pair_list_init(vx_broadphase_pair_list *list) { memset(list, 0, sizeof *list); }
 
@@ -63,6 +76,11 @@ void vx_broadphase_free(vx_broadphase *bp)
     free(bp->pairs);
     free(bp->fresh);
     free(bp->spare);
+    for (size_t w = 0; w < bp->worker_count; w++) {
+        free(bp->workers[w].stack);
+        free(bp->workers[w].pairs);
+    }
+    free(bp->workers);
     vx_bvh_free(&bp->bvh);
     free(bp->entries);
     vx_pair_list_free(&bp->bvh_pairs);
@@ -145,6 +163,11 @@ static vx_dynamic_tree *tree_of(vx_broadphase *bp, const vx_broadphase_slot *s)
     return (s->flags & SLOT_STATIC) ? &bp->fixed : &bp->moving;
 }
 
+static const vx_dynamic_tree *const_tree_of(const vx_broadphase *bp, const vx_broadphase_slot *s)
+{
+    return (s->flags & SLOT_STATIC) ? &bp->fixed : &bp->moving;
+}
+
 vx_status vx_broadphase_add(vx_broadphase *bp, uint32_t id, vx_aabb aabb, bool is_static)
 {
     vx_status st = check_box(aabb);
@@ -186,6 +209,21 @@ vx_status vx_broadphase_update(vx_broadphase *bp, uint32_t id, vx_aabb aabb, vx_
     if (vx_dynamic_tree_move_proxy(tree_of(bp, s), s->proxy, aabb, is_static ? vx_vec3_zero() : displacement))
         mark_dirty(bp, id);
     return VX_OK;
+}
+
+bool vx_broadphase_update_in_place(vx_broadphase *bp, uint32_t id, vx_aabb aabb, vx_vec3 displacement)
+{
+    if (check_box(aabb) != VX_OK || !vx_vec3_is_finite(displacement) || !present(bp, id)) return false;
+    vx_broadphase_slot *s = &bp->slots[id];
+    if (bp->kind == VX_BROADPHASE_DYNAMIC_TREE) {
+        /* as update asks vx_dynamic_tree_move_proxy, which would do nothing */
+        bool is_static = (s->flags & SLOT_STATIC) != 0u;
+        if (vx_dynamic_tree_needs_move(const_tree_of(bp, s), s->proxy, aabb,
+                                       is_static ? vx_vec3_zero() : displacement))
+            return false;
+    }
+    s->tight = aabb;
+    return true;
 }
 
 vx_status vx_broadphase_remove(vx_broadphase *bp, uint32_t id)
@@ -245,53 +283,138 @@ static unsigned bit_width(uint32_t x)
     return bits;
 }
 
-typedef struct {
+/* ---- work split between the threads ---- */
+
+/* One worker per thread of bp->pool, each stack deep enough for both trees:
+ * grown here so that the threads allocate nothing but pairs. */
+static vx_status prepare_workers(vx_broadphase *bp)
+{
+    size_t threads = (size_t)vx_thread_pool_size(bp->pool);
+    if (bp->worker_count < threads) {
+        vx_broadphase_worker *w = realloc(bp->workers, threads * sizeof *w);
+        if (!w) return VX_ERR_NOMEM;
+        memset(w + bp->worker_count, 0, (threads - bp->worker_count) * sizeof *w);
+        bp->workers = w;
+        bp->worker_count = threads;
+    }
+    uint32_t need = vx_dynamic_tree_query_stack_size(&bp->moving);
+    uint32_t need_fixed = vx_dynamic_tree_query_stack_size(&bp->fixed);
+    if (need < need_fixed) need = need_fixed;
+    for (size_t i = 0; i < bp->worker_count; i++) {
+        vx_broadphase_worker *w = &bp->workers[i];
+        if (w->stack_capacity >= need) continue;
+        uint32_t cap = need < 64u ? 64u : 2u * need;
+        uint32_t *stack = realloc(w->stack, (size_t)cap * sizeof *stack);
+        if (!stack) return VX_ERR_NOMEM;
+        w->stack = stack;
+        w->stack_capacity = cap;
+    }
+    return VX_OK;
+}
+
+/* A loop over items split between the threads by thread index: thread t
+ * takes range t (vx_thread_share) with worker t, so the workers hold the
+ * ranges in item order. */
+typedef struct split_job split_job;
+typedef void (*split_range_fn)(split_job *job, vx_broadphase_worker *w, size_t begin, size_t end);
+struct split_job {
     vx_broadphase *bp;
-    uint32_t id; /* the dirty id whose box is the query */
-    vx_status status;
+    const vx_broadphase_pair *set; /* the filter's input */
+    vx_broadphase_pair *out;       /* ... and output */
+    size_t n;                      /* items */
+    split_range_fn fn;
+};
+
+static void split_thread(void *ctx, int t, int threads)
+{
+    split_job *job = ctx;
+    vx_broadphase_worker *w = &job->bp->workers[t];
+    size_t begin, end;
+    vx_thread_share(job->n, t, threads, &begin, &end);
+    w->begin = begin;
+    w->count = 0;
+    w->status = VX_OK;
+    if (end > begin) job->fn(job, w, begin, end);
+}
+
+/* Runs fn over items [0, n) and returns how many workers took a range
+ * (workers [0, that), in item order). An item counts as `weight` items of
+ * a plain loop for the choice of one thread below some work
+ * (vx_parallel_pool). */
+static size_t run_split(split_job *job, size_t n, size_t weight, split_range_fn fn)
+{
+    job->n = n;
+    job->fn = fn;
+    vx_thread_pool *pool = vx_parallel_pool(job->bp->pool, n <= SIZE_MAX / weight ? n * weight : n);
+    vx_thread_pool_run(pool, split_thread, job);
+    return (size_t)vx_thread_pool_size(pool);
+}
+
+/* ---- queries of the dirty ids ---- */
+
+typedef struct {
+    const vx_broadphase *bp;
+    vx_broadphase_worker *worker; /* receives the pairs */
+    uint32_t id;                  /* the dirty id whose box is the query */
 } query_context;
 
 static bool collect_pair(void *context, uint32_t proxy, uint32_t other)
 {
     (void)proxy;
     query_context *q = context;
-    vx_broadphase *bp = q->bp;
+    vx_broadphase_worker *w = q->worker;
     if (other == q->id) return true;
     /* Both changed: the query of the lower id keeps the pair. */
-    if ((bp->slots[other].flags & SLOT_DIRTY) && other < q->id) return true;
-    if (bp->fresh_count == bp->fresh_capacity) {
-        q->status = reserve_pairs(&bp->fresh, &bp->fresh_capacity, bp->fresh_count + 1u);
-        if (q->status != VX_OK) return false;
+    if ((q->bp->slots[other].flags & SLOT_DIRTY) && other < q->id) return true;
+    if (w->count == w->capacity) {
+        w->status = reserve_pairs(&w->pairs, &w->capacity, w->count + 1u);
+        if (w->status != VX_OK) return false;
     }
-    vx_broadphase_pair *p = &bp->fresh[bp->fresh_count++];
+    vx_broadphase_pair *p = &w->pairs[w->count++];
     p->a = q->id < other ? q->id : other;
     p->b = q->id < other ? other : q->id;
     return true;
 }
 
-static vx_status query_dirty(vx_broadphase *bp, uint32_t id)
+static void query_dirty(const vx_broadphase *bp, vx_broadphase_worker *w, uint32_t id)
 {
     const vx_broadphase_slot *s = &bp->slots[id];
-    query_context q = {bp, id, VX_OK};
+    query_context q = {bp, w, id};
     bool is_static = (s->flags & SLOT_STATIC) != 0u;
-    vx_aabb box = vx_dynamic_tree_fat_aabb(is_static ? &bp->fixed : &bp->moving, s->proxy);
-    vx_status st = vx_dynamic_tree_query(&bp->moving, box, collect_pair, &q);
-    if (st == VX_OK) st = q.status;
-    if (st == VX_OK && !is_static) {
-        st = vx_dynamic_tree_query(&bp->fixed, box, collect_pair, &q);
-        if (st == VX_OK) st = q.status;
-    }
-    return st;
+    vx_aabb box = vx_dynamic_tree_fat_aabb(const_tree_of(bp, s), s->proxy);
+    vx_dynamic_tree_query_with_stack(&bp->moving, box, collect_pair, &q, w->stack);
+    if (w->status == VX_OK && !is_static) vx_dynamic_tree_query_with_stack(&bp->fixed, box, collect_pair, &q, w->stack);
 }
+
+/* Dirty ids [begin, end): their new pairs into a worker. */
+static void query_range(split_job *job, vx_broadphase_worker *w, size_t begin, size_t end)
+{
+    const vx_broadphase *bp = job->bp;
+    for (size_t d = begin; d < end && w->status == VX_OK; d++) {
+        uint32_t id = bp->dirty[d];
+        if (present(bp, id)) query_dirty(bp, w, id);
+    }
+}
+
+/* ---- output ---- */
 
 static bool tight_overlap(const vx_broadphase *bp, vx_broadphase_pair p)
 {
     return present(bp, p.a) && present(bp, p.b) && vx_aabb_intersects(bp->slots[p.a].tight, bp->slots[p.b].tight);
 }
 
+/* set[begin, end): the tightly overlapping pairs to out[begin, ...), their
+ * number to the worker. */
+static void filter_range(split_job *job, vx_broadphase_worker *w, size_t begin, size_t end)
+{
+    size_t k = begin;
+    for (size_t i = begin; i < end; i++)
+        if (tight_overlap(job->bp, job->set[i])) job->out[k++] = job->set[i];
+    w->count = k - begin;
+}
+
 /* out = set (all of it, or the tightly overlapping pairs). */
-static vx_status output_pairs(const vx_broadphase *bp, const vx_broadphase_pair *set, size_t n,
-                              vx_broadphase_pair_list *out)
+static vx_status output_pairs(vx_broadphase *bp, const vx_broadphase_pair *set, size_t n, vx_broadphase_pair_list *out)
 {
     vx_status st = reserve_pairs(&out->items, &out->capacity, n);
     if (st != VX_OK) return st;
@@ -300,46 +423,63 @@ static vx_status output_pairs(const vx_broadphase *bp, const vx_broadphase_pair 
         out->count = n;
         return VX_OK;
     }
+    split_job job = {.bp = bp, .set = set, .out = out->items};
+    size_t m = run_split(&job, n, 1u, filter_range);
+    /* each range's pairs after the previous ones' (k <= its start) */
     size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (tight_overlap(bp, set[i])) out->items[k++] = set[i];
+    for (size_t i = 0; i < m; i++) {
+        const vx_broadphase_worker *w = &bp->workers[i];
+        if (k != w->begin && w->count) memmove(out->items + k, out->items + w->begin, w->count * sizeof *out->items);
+        k += w->count;
+    }
     out->count = k;
     return VX_OK;
 }
 
+static bool names_dirty(const vx_broadphase *bp, vx_broadphase_pair p)
+{
+    return ((bp->slots[p.a].flags | bp->slots[p.b].flags) & SLOT_DIRTY) != 0u;
+}
+
 static vx_status find_pairs_tree(vx_broadphase *bp, vx_broadphase_pair_list *out)
 {
+    vx_status st = prepare_workers(bp);
+    if (st != VX_OK) return st;
     bp->stats.requeried = bp->dirty_count;
     if (bp->dirty_count == 0) { /* nothing changed: the same set */
         bp->stats.fat_pairs = bp->pair_count;
         return output_pairs(bp, bp->pairs, bp->pair_count, out);
     }
-    /* 1. Keep the pairs of unchanged ids. A failure below leaves the dirty
-     * list as it is, so the next call re-queries the same ids. */
-    size_t kept = 0;
-    for (size_t i = 0; i < bp->pair_count; i++) {
-        vx_broadphase_pair p = bp->pairs[i];
-        if (((bp->slots[p.a].flags | bp->slots[p.b].flags) & SLOT_DIRTY) == 0u) bp->pairs[kept++] = p;
+    /* 2. Query around every changed id still present. A failure leaves the
+     * dirty list as it is, so the next call re-queries the same ids. */
+    split_job job = {.bp = bp};
+    size_t m = run_split(&job, bp->dirty_count, QUERY_WEIGHT, query_range);
+    size_t n = 0;
+    for (size_t w = 0; w < m; w++) {
+        if (bp->workers[w].status != VX_OK) return bp->workers[w].status;
+        n += bp->workers[w].count;
     }
-    bp->pair_count = kept;
-
-    /* 2. Query around every changed id still present. */
-    bp->fresh_count = 0;
-    for (size_t i = 0; i < bp->dirty_count; i++) {
-        uint32_t id = bp->dirty[i];
-        if (!(bp->slots[id].flags & SLOT_PRESENT)) continue;
-        vx_status st = query_dirty(bp, id);
-        if (st != VX_OK) return st;
-    }
-
-    /* 3. Sort the new pairs and merge. */
-    size_t n = bp->fresh_count;
-    vx_status st = reserve_pairs(&bp->spare, &bp->spare_capacity, kept + n);
+    st = reserve_pairs(&bp->fresh, &bp->fresh_capacity, n);
+    if (st == VX_OK) st = reserve_pairs(&bp->spare, &bp->spare_capacity, bp->pair_count + n);
     if (st != VX_OK) return st;
+    bp->fresh_count = 0;
+    for (size_t w = 0; w < m; w++) {
+        const vx_broadphase_worker *wk = &bp->workers[w];
+        if (wk->count) memcpy(bp->fresh + bp->fresh_count, wk->pairs, wk->count * sizeof *wk->pairs);
+        bp->fresh_count += wk->count;
+    }
+
+    /* 3. Sort the new pairs and merge them with the last set's pairs of
+     * unchanged ids (1.: those naming a dirty id are skipped). */
     radix_sort_pairs(bp->fresh, bp->spare, n, bit_width(bp->slot_capacity - 1u));
-    size_t i = 0, j = 0, k = 0;
-    while (i < kept && j < n) bp->spare[k++] = pair_less(bp->fresh[j], bp->pairs[i]) ? bp->fresh[j++] : bp->pairs[i++];
-    while (i < kept) bp->spare[k++] = bp->pairs[i++];
+    size_t i = 0, j = 0, k = 0, old = bp->pair_count;
+    for (;;) {
+        while (i < old && names_dirty(bp, bp->pairs[i])) i++;
+        if (i == old || j == n) break;
+        bp->spare[k++] = pair_less(bp->fresh[j], bp->pairs[i]) ? bp->fresh[j++] : bp->pairs[i++];
+    }
+    for (; i < old; i++)
+        if (!names_dirty(bp, bp->pairs[i])) bp->spare[k++] = bp->pairs[i];
     while (j < n) bp->spare[k++] = bp->fresh[j++];
     vx_broadphase_pair *t = bp->pairs;
     size_t tc = bp->pair_capacity;

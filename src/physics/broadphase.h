@@ -34,6 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/thread_pool.h"
 #include "physics/dynamic_tree.h"
 #include "voltex/error.h"
 #include "voltex/math.h"
@@ -76,6 +77,17 @@ typedef struct {
     uint8_t flags;  /* present, static, dirty */
 } vx_broadphase_slot;
 
+/* One thread's scratch for the parallel parts of find_pairs (private): its
+ * traversal stack, the pairs its queries found, the range of items it took. */
+typedef struct {
+    uint32_t *stack;
+    uint32_t stack_capacity;
+    vx_broadphase_pair *pairs;
+    size_t count, capacity;
+    size_t begin;     /* the first item of its range */
+    vx_status status; /* VX_ERR_NOMEM if its pairs could not grow */
+} vx_broadphase_worker;
+
 typedef struct {
     size_t proxies;     /* ids present */
     size_t statics;     /* of which static */
@@ -105,6 +117,13 @@ typedef struct {
     size_t fresh_count, fresh_capacity;
     vx_broadphase_pair *spare;  /* radix sort buffer, then the merged set */
     size_t spare_capacity;
+    vx_broadphase_worker *workers; /* one per thread of pool */
+    size_t worker_count;
+
+    /* The threads find_pairs runs on (NULL, as init leaves it: the calling
+     * thread alone), set by the caller. The dirty ids' queries and the tight
+     * filter are split between them; the result is the same for any pool. */
+    vx_thread_pool *pool;
 
     /* BVH kind */
     vx_bvh bvh;
@@ -127,6 +146,14 @@ vx_status vx_broadphase_add(vx_broadphase *bp, uint32_t id, vx_aabb aabb, bool i
  * stays inside its fat box. Statics may be updated too (a moved static is
  * re-queried once). Errors as for add; VX_ERR_INVALID if id is absent. */
 vx_status vx_broadphase_update(vx_broadphase *bp, uint32_t id, vx_aabb aabb, vx_vec3 displacement);
+/* The part of vx_broadphase_update that threads may do at once, for
+ * different ids, while nothing else changes bp: when the new box needs no
+ * change of the trees (dynamic tree: it stays inside its fat box, which is
+ * not too big for it either; BVH: always) and update would succeed, the box
+ * is recorded and the result is true, exactly as update would leave it.
+ * Otherwise nothing changes and the result is false: call update (on one
+ * thread). */
+bool vx_broadphase_update_in_place(vx_broadphase *bp, uint32_t id, vx_aabb aabb, vx_vec3 displacement);
 /* VX_ERR_INVALID if id is absent. */
 vx_status vx_broadphase_remove(vx_broadphase *bp, uint32_t id);
 

@@ -110,9 +110,11 @@ static void loop_thread(void *ctx, int t, int threads)
     if (e > b) l->fn(l->arg, b, e);
 }
 
+vx_thread_pool *vx_parallel_pool(vx_thread_pool *pool, size_t n) { return n < min_items ? NULL : pool; }
+
 void vx_parallel_for(vx_thread_pool *pool, size_t n, vx_item_range_fn fn, void *arg)
 {
     if (n == 0) return;
     loop l = {n, fn, arg};
-    vx_thread_pool_run(n < min_items ? NULL : pool, loop_thread, &l);
+    vx_thread_pool_run(vx_parallel_pool(pool, n), loop_thread, &l);
 }

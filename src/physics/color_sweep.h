@@ -36,6 +36,12 @@ void vx_color_sweep(vx_thread_pool *pool, const vx_contact_colors *colors, int p
 typedef void (*vx_item_range_fn)(void *arg, size_t begin, size_t end);
 void vx_parallel_for(vx_thread_pool *pool, size_t n, vx_item_range_fn fn, void *arg);
 
+/* The pool a loop over n items runs on: pool, or NULL (the calling thread
+ * alone) below the loop minimum. For stages that run their own
+ * vx_thread_pool_run (per-thread scratch by thread index, barriers) under
+ * the same rule as vx_parallel_for. */
+vx_thread_pool *vx_parallel_pool(vx_thread_pool *pool, size_t n);
+
 /* The sizes below which sweeps (units) and loops (items) stay on the
  * calling thread (defaults 64 and 256). For tests, which set 0 to run small
  * scenes on every thread; results never depend on it. */

@@ -336,16 +336,27 @@ void vx_dynamic_tree_destroy_proxy(vx_dynamic_tree *tree, uint32_t proxy)
     tree->proxy_count--;
 }
 
+/* Whether the leaf proxy, whose new fat box would be fat, must take it: its
+ * tight box left the current fat box, or the current one is huge. */
+static bool must_move(const vx_dynamic_tree *tree, uint32_t proxy, vx_aabb tight, vx_aabb fat)
+{
+    vx_aabb current = tree->nodes[proxy].aabb;
+    if (!contains(current, tight)) return true;
+    float s = VX_DYNAMIC_TREE_SHRINK_MARGINS * tree->margin;
+    vx_vec3 grow = vx_vec3_make(s, s, s);
+    vx_aabb huge = vx_aabb_new(vx_vec3_sub(fat.min, grow), vx_vec3_add(fat.max, grow));
+    return !contains(huge, current);
+}
+
+bool vx_dynamic_tree_needs_move(const vx_dynamic_tree *tree, uint32_t proxy, vx_aabb tight, vx_vec3 displacement)
+{
+    return must_move(tree, proxy, tight, vx_dynamic_tree_fatten(tight, displacement, tree->margin, tree->multiplier));
+}
+
 bool vx_dynamic_tree_move_proxy(vx_dynamic_tree *tree, uint32_t proxy, vx_aabb tight, vx_vec3 displacement)
 {
     vx_aabb fat = vx_dynamic_tree_fatten(tight, displacement, tree->margin, tree->multiplier);
-    vx_aabb current = tree->nodes[proxy].aabb;
-    if (contains(current, tight)) {
-        float s = VX_DYNAMIC_TREE_SHRINK_MARGINS * tree->margin;
-        vx_vec3 grow = vx_vec3_make(s, s, s);
-        vx_aabb huge = vx_aabb_new(vx_vec3_sub(fat.min, grow), vx_vec3_add(fat.max, grow));
-        if (contains(huge, current)) return false;
-    }
+    if (!must_move(tree, proxy, tight, fat)) return false;
     tree->nodes[proxy].aabb = fat;
     tree->nodes[proxy].area = vx_aabb_surface_area(fat);
     if (proxy == tree->root) return true;
@@ -360,20 +371,17 @@ vx_aabb vx_dynamic_tree_fat_aabb(const vx_dynamic_tree *tree, uint32_t proxy) { 
 
 uint32_t vx_dynamic_tree_user_id(const vx_dynamic_tree *tree, uint32_t proxy) { return tree->nodes[proxy].user_id; }
 
-vx_status vx_dynamic_tree_query(vx_dynamic_tree *tree, vx_aabb box, vx_dynamic_tree_query_fn fn, void *context)
+uint32_t vx_dynamic_tree_query_stack_size(const vx_dynamic_tree *tree)
 {
-    if (tree->root == NIL) return VX_OK;
     /* Depth-first with both children pushed: the stack never holds more than
      * one pending node per level plus the current one. */
-    uint32_t need = (uint32_t)tree->nodes[tree->root].height + 2u;
-    if (tree->stack_capacity < need) {
-        uint32_t cap = need < 64u ? 64u : 2u * need;
-        uint32_t *stack = realloc(tree->stack, (size_t)cap * sizeof *stack);
-        if (!stack) return VX_ERR_NOMEM;
-        tree->stack = stack;
-        tree->stack_capacity = cap;
-    }
-    uint32_t *stack = tree->stack;
+    return tree->root == NIL ? 1u : (uint32_t)tree->nodes[tree->root].height + 2u;
+}
+
+void vx_dynamic_tree_query_with_stack(const vx_dynamic_tree *tree, vx_aabb box, vx_dynamic_tree_query_fn fn,
+                                      void *context, uint32_t *stack)
+{
+    if (tree->root == NIL) return;
     const vx_dynamic_tree_node *nodes = tree->nodes;
     uint32_t top = 0;
     stack[top++] = tree->root;
@@ -381,12 +389,26 @@ vx_status vx_dynamic_tree_query(vx_dynamic_tree *tree, vx_aabb box, vx_dynamic_t
         const vx_dynamic_tree_node *n = &nodes[stack[--top]];
         if (!vx_aabb_intersects(n->aabb, box)) continue;
         if (is_leaf(n)) {
-            if (!fn(context, (uint32_t)(n - nodes), n->user_id)) return VX_OK;
+            if (!fn(context, (uint32_t)(n - nodes), n->user_id)) return;
         } else {
             stack[top++] = n->child2;
             stack[top++] = n->child1; /* child1 is visited first */
         }
     }
+}
+
+vx_status vx_dynamic_tree_query(vx_dynamic_tree *tree, vx_aabb box, vx_dynamic_tree_query_fn fn, void *context)
+{
+    if (tree->root == NIL) return VX_OK;
+    uint32_t need = vx_dynamic_tree_query_stack_size(tree);
+    if (tree->stack_capacity < need) {
+        uint32_t cap = need < 64u ? 64u : 2u * need;
+        uint32_t *stack = realloc(tree->stack, (size_t)cap * sizeof *stack);
+        if (!stack) return VX_ERR_NOMEM;
+        tree->stack = stack;
+        tree->stack_capacity = cap;
+    }
+    vx_dynamic_tree_query_with_stack(tree, box, fn, context, tree->stack);
     return VX_OK;
 }
 

@@ -73,6 +73,10 @@ void vx_dynamic_tree_destroy_proxy(vx_dynamic_tree *tree, uint32_t proxy);
  * be (a body that slowed down: the box is shrunk so it stops making pairs).
  * Returns false and changes nothing otherwise. */
 bool vx_dynamic_tree_move_proxy(vx_dynamic_tree *tree, uint32_t proxy, vx_aabb tight, vx_vec3 displacement);
+/* What vx_dynamic_tree_move_proxy with these arguments would return, without
+ * changing anything: the tree is only read, so threads may ask at once (and
+ * the answer holds until the proxy itself is moved). */
+bool vx_dynamic_tree_needs_move(const vx_dynamic_tree *tree, uint32_t proxy, vx_aabb tight, vx_vec3 displacement);
 
 vx_aabb vx_dynamic_tree_fat_aabb(const vx_dynamic_tree *tree, uint32_t proxy);
 uint32_t vx_dynamic_tree_user_id(const vx_dynamic_tree *tree, uint32_t proxy);
@@ -81,6 +85,15 @@ uint32_t vx_dynamic_tree_user_id(const vx_dynamic_tree *tree, uint32_t proxy);
  * vx_aabb_intersects), in a fixed order that depends only on the tree. The
  * only failure is growing the traversal stack (VX_ERR_NOMEM). */
 vx_status vx_dynamic_tree_query(vx_dynamic_tree *tree, vx_aabb box, vx_dynamic_tree_query_fn fn, void *context);
+
+/* The same query with the caller's traversal stack of at least
+ * vx_dynamic_tree_query_stack_size(tree) entries: it only reads the tree, so
+ * several threads may query one tree at once, each with its own stack (and
+ * nothing changes the tree meanwhile). Cannot fail. */
+void vx_dynamic_tree_query_with_stack(const vx_dynamic_tree *tree, vx_aabb box, vx_dynamic_tree_query_fn fn,
+                                      void *context, uint32_t *stack);
+/* Entries a query's stack needs in the tree as it is now (1 when empty). */
+uint32_t vx_dynamic_tree_query_stack_size(const vx_dynamic_tree *tree);
 
 /* Height of the root (0: a single leaf or an empty tree). */
 int vx_dynamic_tree_height(const vx_dynamic_tree *tree);

@@ -1,0 +1,25 @@
+/* Pair lists for the broad-phase tests (test_bvh_broadphase.c,
+ * test_physics_broadphase_threads.c). */
+#ifndef VOLTEX_TEST_PAIR_HELPERS_H
+#define VOLTEX_TEST_PAIR_HELPERS_H
+
+#include <criterion/criterion.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "physics/broadphase.h"
+
+/* Appends (a, b) to l, growing it (the test fails if memory runs out). */
+static inline void vx_test_push_pair(vx_broadphase_pair_list *l, uint32_t a, uint32_t b)
+{
+    if (l->count == l->capacity) {
+        l->capacity = l->capacity ? 2u * l->capacity : 64u;
+        l->items = realloc(l->items, l->capacity * sizeof *l->items);
+        cr_assert_not_null(l->items);
+    }
+    l->items[l->count].a = a;
+    l->items[l->count].b = b;
+    l->count++;
+}
+
+#endif
