@@ -99,6 +99,9 @@ void vx_contact_list_init(vx_contact_list *list);
 void vx_contact_list_free(vx_contact_list *list);
 void vx_contact_list_clear(vx_contact_list *list);
 vx_status vx_contact_list_push(vx_contact_list *list, const vx_contact *c);
+/* Room for at least `capacity` contacts (count unchanged), so that that many
+ * can be written without allocating; VX_ERR_NOMEM leaves the list as it was. */
+vx_status vx_contact_list_reserve(vx_contact_list *list, size_t capacity);
 /* Sorts by entity_a.index, entity_b.index, then feature. */
 void vx_contact_list_sort(vx_contact_list *list);
 

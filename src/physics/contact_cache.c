@@ -56,19 +56,19 @@ size_t vx_contact_cache_find_pair(const vx_contact_cache *c, size_t *cursor, vx_
     return end - i;
 }
 
-void vx_contact_cache_begin(vx_contact_cache *c) { c->next_count = 0; }
-
-vx_status vx_contact_cache_append(vx_contact_cache *c, const vx_contact_cache_entry *e)
+/* Room for need entries (doubling from 64). */
+static vx_status reserve_entries(vx_contact_cache_entry **items, size_t *capacity, size_t need)
 {
-    if (c->next_count == c->next_capacity) {
-        size_t cap = c->next_capacity ? c->next_capacity * 2u : 64u;
-        if (cap > SIZE_MAX / sizeof *c->next) return VX_ERR_NOMEM;
-        vx_contact_cache_entry *items = realloc(c->next, cap * sizeof *items);
-        if (!items) return VX_ERR_NOMEM;
-        c->next = items;
-        c->next_capacity = cap;
+    if (need <= *capacity) return VX_OK;
+    size_t cap = *capacity ? *capacity : 64u;
+    while (cap < need) {
+        if (cap > SIZE_MAX / 2u / sizeof **items) return VX_ERR_NOMEM;
+        cap *= 2u;
     }
-    c->next[c->next_count++] = *e;
+    vx_contact_cache_entry *p = realloc(*items, cap * sizeof *p);
+    if (!p) return VX_ERR_NOMEM;
+    *items = p;
+    *capacity = cap;
     return VX_OK;
 }
 
@@ -84,25 +84,25 @@ void vx_contact_cache_commit(vx_contact_cache *c)
     c->next_count = 0;
 }
 
+vx_status vx_contact_cache_begin_fill(vx_contact_cache *c, size_t most, vx_contact_cache_entry **entries)
+{
+    c->next_count = 0;
+    vx_status st = reserve_entries(&c->next, &c->next_capacity, most);
+    if (st != VX_OK) return st;
+    *entries = c->next;
+    return VX_OK;
+}
+
+void vx_contact_cache_commit_fill(vx_contact_cache *c, size_t count)
+{
+    c->next_count = count;
+    vx_contact_cache_commit(c);
+}
+
 void vx_contact_cache_stash_free(vx_contact_cache_stash *s)
 {
     free(s->items);
     memset(s, 0, sizeof *s);
-}
-
-static vx_status reserve_entries(vx_contact_cache_entry **items, size_t *capacity, size_t need)
-{
-    if (need <= *capacity) return VX_OK;
-    size_t cap = *capacity ? *capacity : 64u;
-    while (cap < need) {
-        if (cap > SIZE_MAX / 2u / sizeof **items) return VX_ERR_NOMEM;
-        cap *= 2u;
-    }
-    vx_contact_cache_entry *p = realloc(*items, cap * sizeof *p);
-    if (!p) return VX_ERR_NOMEM;
-    *items = p;
-    *capacity = cap;
-    return VX_OK;
 }
 
 vx_status vx_contact_cache_take(vx_contact_cache *c, bool (*take)(const vx_contact_cache_entry *e, void *context),

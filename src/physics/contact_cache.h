@@ -53,10 +53,14 @@ size_t vx_contact_cache_lower_bound(const vx_contact_cache *c, vx_entity a, vx_e
 size_t vx_contact_cache_find_pair(const vx_contact_cache *c, size_t *cursor, vx_entity a, vx_entity b,
                                   size_t *first);
 
-/* Writing the next step's entries, in increasing key order; commit makes
- * them the current ones. */
-void vx_contact_cache_begin(vx_contact_cache *c);
-vx_status vx_contact_cache_append(vx_contact_cache *c, const vx_contact_cache_entry *e);
+/* Writing the next step's entries, from several threads: begin_fill makes
+ * room for at most `most` entries and gives where they go (*entries); the
+ * caller writes them there in increasing key order, each thread its own
+ * part, and commit_fill(c, count) makes entries [0, count) the current ones
+ * (commit: the next_count written so far). Nothing allocates in between.
+ * VX_ERR_NOMEM from begin_fill leaves the current entries as they were. */
+vx_status vx_contact_cache_begin_fill(vx_contact_cache *c, size_t most, vx_contact_cache_entry **entries);
+void vx_contact_cache_commit_fill(vx_contact_cache *c, size_t count);
 void vx_contact_cache_commit(vx_contact_cache *c);
 
 /* Entries kept aside while their pair is not solved (a sleeping pair, see

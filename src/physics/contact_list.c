@@ -1,5 +1,6 @@
 /* Growable lists of contacts and of broad-phase pairs, and the deterministic
  * order of a step's contacts. */
+#include "common/grow.h"
 #include "physics/contact_key.h"
 #include "voltex/physics.h"
 
@@ -35,6 +36,16 @@ vx_status vx_contact_list_push(vx_contact_list *list, const vx_contact *c)
     }
     list->items[list->count++] = *c;
     return VX_OK;
+}
+
+vx_status vx_contact_list_reserve(vx_contact_list *list, size_t capacity)
+{
+    if (capacity <= list->capacity) return VX_OK;
+    size_t cap = 0;
+    vx_status st = vx_grow_capacity(list->capacity, capacity, VX_LIST_MIN_CAPACITY, sizeof *list->items, &cap);
+    VX_GROW_ARRAY(st, list->items, cap);
+    if (st == VX_OK) list->capacity = cap;
+    return st;
 }
 
 static int compare_u32(uint32_t a, uint32_t b) { return (a > b) - (a < b); }

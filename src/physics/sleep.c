@@ -268,22 +268,6 @@ vx_status vx_sleep_unstash_cache(vx_sleep_state *s, vx_contact_cache *cache)
 
 /* ---- the report ---- */
 
-
-static vx_status reserve_contacts(vx_contact_list *list, size_t n)
-{
-    if (n <= list->capacity) return VX_OK;
-    size_t cap = list->capacity ? list->capacity : 16u;
-    while (cap < n) {
-        if (cap > SIZE_MAX / 2u / sizeof *list->items) return VX_ERR_NOMEM;
-        cap *= 2u;
-    }
-    vx_contact *items = realloc(list->items, cap * sizeof *items);
-    if (!items) return VX_ERR_NOMEM;
-    list->items = items;
-    list->capacity = cap;
-    return VX_OK;
-}
-
 static bool row_is_frozen(frozen_memo *m, const vx_contact *c)
 {
     return pair_is_frozen(m, c->entity_a.index, c->entity_a.generation, c->entity_b.index, c->entity_b.generation);
@@ -300,8 +284,8 @@ static vx_status carry_frozen_points(vx_sleep_state *s, const vx_solver_bodies *
     for (size_t j = 0; j < kept->count; j++) carried += row_is_frozen(&m, &kept->items[j]) ? 1u : 0u;
     if (carried == 0) return VX_OK;
     vx_contact_list *out = &s->merged;
-    vx_status st = reserve_contacts(out, report->count + carried);
-    if (st == VX_OK) st = reserve_contacts(report, report->count + carried);
+    vx_status st = vx_contact_list_reserve(out, report->count + carried);
+    if (st == VX_OK) st = vx_contact_list_reserve(report, report->count + carried);
     if (st != VX_OK) return st;
     size_t i = 0, k = 0;
     for (size_t j = 0; j < kept->count; j++) {
@@ -323,7 +307,7 @@ static vx_status keep_sleeping_points(vx_sleep_state *s, const vx_contact_list *
     vx_contact_list *kept = &s->last_report;
     kept->count = 0;
     if (s->asleep_count == 0) return VX_OK;
-    vx_status st = reserve_contacts(kept, report->count);
+    vx_status st = vx_contact_list_reserve(kept, report->count);
     if (st != VX_OK) return st;
     for (size_t k = 0; k < report->count; k++) {
         const vx_contact *c = &report->items[k];
