@@ -12,6 +12,7 @@ void vx_thread_choice_init(vx_thread_choice *c)
     c->steps = 0;
     c->pooled = true;
     c->probe = false;
+    c->mode = true;
 }
 
 bool vx_thread_choice_begin(vx_thread_choice *c)
@@ -19,16 +20,20 @@ bool vx_thread_choice_begin(vx_thread_choice *c)
     if (always_pooled) {
         c->pooled = true;
         c->probe = false;
-    } else if (c->steps == 0) {
-        c->pooled = true; /* the threads first */
+    } else if (c->steps < VX_THREAD_WARM_STEPS) {
+        c->pooled = true; /* the threads first; the first steps (every body
+                           * new to the broad phase) are no measure */
         c->probe = false;
     } else if (c->ratio < 0.0) {
         c->pooled = false; /* then one thread, to compare */
         c->probe = true;
     } else {
-        bool faster_pooled = c->ratio >= 1.0;
+        /* The other way takes over only when clearly faster: one noisy
+         * probe must not send 31 steps the slower way. */
+        if (c->mode && c->ratio < 1.0 / VX_THREAD_SWITCH_MARGIN) c->mode = false;
+        if (!c->mode && c->ratio > VX_THREAD_SWITCH_MARGIN) c->mode = true;
         c->probe = c->steps % VX_THREAD_PROBE_PERIOD == VX_THREAD_PROBE_PERIOD - 1u;
-        c->pooled = c->probe ? !faster_pooled : faster_pooled;
+        c->pooled = c->probe ? !c->mode : c->mode;
     }
     c->steps++;
     return c->pooled;

@@ -9,7 +9,8 @@
  * VX_THREAD_PROBE_PERIOD-th step runs the other way than the step before it,
  * whose cost was about the same (steps get dearer or cheaper only slowly),
  * and the ratio of their times, averaged over the probes, says which way is
- * faster for the steps in between. */
+ * faster for the steps in between; the way in use changes only when the
+ * other is faster by a margin. */
 #ifndef VOLTEX_PHYSICS_THREAD_CHOICE_H
 #define VOLTEX_PHYSICS_THREAD_CHOICE_H
 
@@ -17,6 +18,10 @@
 #include <stdint.h>
 
 #define VX_THREAD_PROBE_PERIOD 32
+/* steps on the threads before the first probe */
+#define VX_THREAD_WARM_STEPS 2u
+/* the way not in use takes over when the probes find it this many times faster */
+#define VX_THREAD_SWITCH_MARGIN 1.1
 
 typedef struct {
     double ratio;  /* step time on one thread / on the threads; < 0 unknown */
@@ -24,6 +29,7 @@ typedef struct {
     uint64_t steps;
     bool pooled;   /* the current step's way */
     bool probe;    /* the current step runs the other way than the step before */
+    bool mode;     /* the way the steps between probes take: true for the threads */
 } vx_thread_choice;
 
 void vx_thread_choice_init(vx_thread_choice *c);
