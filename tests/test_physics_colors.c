@@ -608,3 +608,80 @@ Test(physics_colors, reuse_across_sizes_leaks_no_stale_state)
     }
     vx_contact_colors_free(&reused);
 }
+
+/* The same items as the call before keep its order (a settled pile has the
+ * same pairs every step); any change of an item, of their number or of the
+ * kind of order computes it again, equal to a fresh structure's. */
+Test(physics_colors, unchanged_items_keep_the_order_and_any_change_recomputes)
+{
+    for (uint32_t seed = 1200; seed < 1210; seed++) {
+        graph g;
+        random_graph(&g, seed, 120u, 500u);
+        cr_assert_gt(g.count, 10u);
+        for (int colored = 0; colored < 2; colored++) {
+            vx_contact_colors c;
+            vx_contact_colors_init(&c);
+            cr_assert_eq(run_colors(&c, &g, colored != 0), VX_OK);
+            cr_assert_not(c.kept, "a first call has nothing to keep");
+            cr_assert_eq(run_colors(&c, &g, colored != 0), VX_OK);
+            cr_assert(c.kept, "the same items keep the order");
+            for (int change = 0; change < 6; change++) {
+                graph h = g;
+                h.items = malloc(g.capacity * sizeof *g.items);
+                cr_assert_not_null(h.items);
+                memcpy(h.items, g.items, g.count * sizeof *g.items);
+                size_t k = g.count / 2u;
+                bool flip = colored != 0;
+                switch (change) {
+                case 0: h.items[k].b = (h.items[k].b + 1u) % (uint32_t)g.body_count; break;
+                case 1: h.items[k].a = (h.items[k].a + 7u) % (uint32_t)g.body_count; break;
+                case 2: /* a static body starts moving (a kinematic switched to dynamic) */
+                    h.moved = malloc(g.body_count * sizeof *g.moved);
+                    cr_assert_not_null(h.moved);
+                    memcpy(h.moved, g.moved, g.body_count * sizeof *g.moved);
+                    for (size_t i = 0; i < h.count; i++)
+                        if (!h.moved[h.items[i].a]) {
+                            h.moved[h.items[i].a] = true;
+                            break;
+                        }
+                    for (size_t i = 0; i < h.count; i++) {
+                        h.items[i].moved_a = h.moved[h.items[i].a];
+                        h.items[i].moved_b = h.moved[h.items[i].b];
+                    }
+                    break;
+                case 3: h.count--; break;
+                case 4: h.items[h.count - 1u].id += 5u; break;
+                default: flip = !flip; break;
+                }
+                /* item k stays a pair of two bodies, at least one moved */
+                item *it = &h.items[k];
+                while (it->a == it->b || !(h.moved[it->a] || h.moved[it->b]))
+                    it->b = (it->b + 1u) % (uint32_t)g.body_count;
+                it->moved_a = h.moved[it->a];
+                it->moved_b = h.moved[it->b];
+                vx_contact_colors fresh;
+                vx_contact_colors_init(&fresh);
+                cr_assert_eq(run_colors(&fresh, &h, flip), VX_OK);
+                cr_assert_eq(run_colors(&c, &h, flip), VX_OK);
+                cr_assert_not(c.kept, "change %d must compute the order again", change);
+                assert_same_result(&c, &fresh, "after a change");
+                if (flip)
+                    check_colored(&c, &h);
+                else
+                    check_sequential(&c, &h);
+                /* and back to g: computed again, equal to g's fresh order */
+                cr_assert_eq(run_colors(&c, &g, colored != 0), VX_OK);
+                cr_assert_not(c.kept);
+                vx_contact_colors_free(&fresh);
+                vx_contact_colors_init(&fresh);
+                cr_assert_eq(run_colors(&fresh, &g, colored != 0), VX_OK);
+                assert_same_result(&c, &fresh, "back to the first items");
+                vx_contact_colors_free(&fresh);
+                if (h.moved != g.moved) free(h.moved);
+                free(h.items);
+            }
+            vx_contact_colors_free(&c);
+        }
+        graph_free(&g);
+    }
+}

@@ -37,6 +37,13 @@ vx_status vx_contact_colors_begin(vx_contact_colors *c, size_t max_items, size_t
 {
     size_t cap;
     vx_status st = VX_OK;
+    if (c->last_valid) {
+        c->last_count = c->count;
+        c->last_ranges = c->range_count;
+        c->last_units = c->unit_count;
+    }
+    c->same = c->last_valid;
+    c->last_valid = false; /* until the next end succeeds */
     c->count = 0;
     c->range_count = 0;
     c->unit_count = 0;
@@ -78,10 +85,13 @@ vx_status vx_contact_colors_begin(vx_contact_colors *c, size_t max_items, size_t
 void vx_contact_colors_add(vx_contact_colors *c, uint32_t item, uint32_t a, bool moved_a, uint32_t b, bool moved_b)
 {
     uint32_t i = (uint32_t)c->count++;
+    uint8_t moved = (uint8_t)((moved_a ? 1u : 0u) | (moved_b ? 2u : 0u));
+    if (c->same && (i >= c->last_count || c->ids[i] != item || c->a[i] != a || c->b[i] != b || c->moved[i] != moved))
+        c->same = false;
     c->ids[i] = item;
     c->a[i] = a;
     c->b[i] = b;
-    c->moved[i] = (uint8_t)((moved_a ? 1u : 0u) | (moved_b ? 2u : 0u));
+    c->moved[i] = moved;
     /* adjacency of the moved bodies: link 2i is a's, 2i + 1 is b's */
     if (moved_a) {
         c->next[2u * i] = c->head[a];
@@ -191,7 +201,25 @@ static vx_status sequential(vx_contact_colors *c)
     return st;
 }
 
+static vx_status order_items(vx_contact_colors *c, bool colored);
+
 vx_status vx_contact_colors_end(vx_contact_colors *c, bool colored)
+{
+    if (c->same && c->count == c->last_count && colored == c->last_colored) {
+        c->range_count = c->last_ranges; /* order, ranges and units are the last call's */
+        c->unit_count = c->last_units;
+        c->last_valid = true;
+        c->kept = true;
+        return VX_OK;
+    }
+    c->kept = false;
+    vx_status st = order_items(c, colored);
+    c->last_valid = st == VX_OK;
+    c->last_colored = colored;
+    return st;
+}
+
+static vx_status order_items(vx_contact_colors *c, bool colored)
 {
     size_t n = c->count;
     if (n == 0) return VX_OK;

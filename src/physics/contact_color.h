@@ -63,6 +63,12 @@ typedef struct {
     uint32_t *stamp;        /* per body */
     uint32_t *cursor;       /* per level: the end of its items in by_level */
     size_t cursor_capacity;
+    /* the last end's result, kept for the next call with the same items */
+    bool same;              /* every item added so far equals the last call's */
+    bool last_colored;      /* the last end's kind, valid after a successful end */
+    bool last_valid;
+    bool kept;              /* the last end kept the order before it (for tests) */
+    size_t last_count, last_ranges, last_units;
 } vx_contact_colors;
 
 void vx_contact_colors_init(vx_contact_colors *c);
@@ -72,7 +78,9 @@ void vx_contact_colors_free(vx_contact_colors *c);
  * body_count-1; add for each item (ids in increasing order; moved_a/moved_b:
  * the solver moves that body); end orders the items into order and ranges.
  * VX_ERR_NOMEM from begin or end if the arrays cannot grow (the order is
- * then empty). */
+ * then empty). The order depends on nothing but the items, so when they are
+ * the last call's (a settled pile: the same pairs every step), end keeps
+ * the last order instead of computing it again. */
 vx_status vx_contact_colors_begin(vx_contact_colors *c, size_t max_items, size_t body_count);
 void vx_contact_colors_add(vx_contact_colors *c, uint32_t item, uint32_t a, bool moved_a, uint32_t b, bool moved_b);
 vx_status vx_contact_colors_end(vx_contact_colors *c, bool colored);
