@@ -165,7 +165,9 @@ vx_status vx_contact_solver_solve_velocities(vx_contact_solver *s, vx_solver_bod
  * clamp(percent (sep + slop), -max_correction, 0). Velocities unchanged. */
 void vx_contact_solver_solve_positions(const vx_contact_solver *s, vx_solver_bodies *bodies,
                                        const vx_physics_config *config);
-/* Writes the solved impulses as the cache for the next substep or step. */
+/* Writes the solved impulses as the cache for the next substep or step.
+ * Store and report split the constraints between s->pool's threads; their
+ * output is the same bytes for any split (contact_report.c). */
 vx_status vx_contact_solver_store(const vx_contact_solver *s, const vx_solver_bodies *bodies,
                                   vx_contact_cache *cache);
 /* Appends the points to report (not cleared) with the poses of the end of the
