@@ -159,8 +159,9 @@ static bool marks_take(body_marks *m, const item *it)
     return true;
 }
 
-/* The unit/range structure shared by both orders. */
-static void check_tiling(const vx_contact_colors *c, const graph *g)
+/* The unit/range structure shared by both orders; units hold 1 ..
+ * max_unit positions. */
+static void check_tiling_units(const vx_contact_colors *c, const graph *g, size_t max_unit)
 {
     cr_assert_eq(c->count, g->count);
     if (g->count == 0) {
@@ -174,7 +175,7 @@ static void check_tiling(const vx_contact_colors *c, const graph *g)
     cr_assert_eq(c->unit_start[c->unit_count], (uint32_t)c->count);
     for (size_t u = 0; u < c->unit_count; u++) {
         uint32_t len = c->unit_start[u + 1] - c->unit_start[u];
-        cr_assert(len >= 1u && len <= VX_COLOR_UNIT, "unit %zu has %u positions", u, len);
+        cr_assert(len >= 1u && len <= max_unit, "unit %zu has %u positions", u, len);
     }
     /* ranges tile the units, in order, none empty */
     uint32_t expected = 0;
@@ -196,6 +197,8 @@ static void check_tiling(const vx_contact_colors *c, const graph *g)
     }
     free(seen);
 }
+
+static void check_tiling(const vx_contact_colors *c, const graph *g) { check_tiling_units(c, g, VX_COLOR_UNIT); }
 
 /* Every invariant of the coloured order. */
 static void check_colored(const vx_contact_colors *c, const graph *g)
@@ -247,14 +250,106 @@ static void check_colored(const vx_contact_colors *c, const graph *g)
     free(depth);
 }
 
+/* Reference islands: items joined through shared moved bodies, found by
+ * relabelling until nothing changes (slow and plain); the island of each
+ * item as the index of its first item. */
+static size_t *reference_islands(const graph *g)
+{
+    size_t *island = malloc((g->count > 0 ? g->count : 1u) * sizeof *island);
+    cr_assert_not_null(island);
+    for (size_t i = 0; i < g->count; i++) island[i] = i;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (size_t i = 0; i < g->count; i++)
+            for (size_t j = i + 1; j < g->count; j++)
+                if (island[i] != island[j] && share_moved_body(&g->items[i], &g->items[j])) {
+                    size_t lo = island[i] < island[j] ? island[i] : island[j];
+                    island[i] = island[j] = lo;
+                    changed = true;
+                }
+    }
+    return island;
+}
+
+/* Every invariant of the sequential order: the islands (reference_islands)
+ * in bins of consecutive islands (by first item) of at least
+ * max(VX_ISLAND_BIN_MIN, n / VX_ISLAND_BINS) items but the last, one bin per
+ * unit of one parallel range, a bin's items in the order of add; one serial
+ * range in the order of add when that makes one bin. */
 static void check_sequential(const vx_contact_colors *c, const graph *g)
 {
-    check_tiling(c, g);
-    if (g->count == 0) return;
-    for (size_t p = 0; p < g->count; p++) cr_assert_eq(c->order[p], g->items[p].id, "position %zu", p);
-    cr_assert_eq(c->range_count, 1u);
-    cr_assert(c->ranges[0].serial);
-    cr_assert_eq(c->unit_count, (g->count + VX_COLOR_UNIT - 1u) / VX_COLOR_UNIT);
+    if (g->count == 0) {
+        check_tiling(c, g);
+        return;
+    }
+    size_t n = g->count;
+    size_t *island = reference_islands(g);
+    size_t bin_min = n / VX_ISLAND_BINS > VX_ISLAND_BIN_MIN ? n / VX_ISLAND_BINS : VX_ISLAND_BIN_MIN;
+    /* the expected bin of each island (by its first item) */
+    size_t *bin = calloc(n, sizeof *bin);
+    cr_assert_not_null(bin);
+    size_t bins = 0, filled = 0;
+    for (size_t f = 0; f < n; f++) {
+        if (island[f] != f) continue;
+        size_t size = 0;
+        for (size_t i = f; i < n; i++) size += island[i] == f ? 1u : 0u;
+        bin[f] = bins;
+        filled += size;
+        if (filled >= bin_min) {
+            bins++;
+            filled = 0;
+        }
+    }
+    if (filled > 0) bins++;
+    if (bins < 2u) {
+        check_tiling(c, g);
+        for (size_t p = 0; p < n; p++) cr_assert_eq(c->order[p], g->items[p].id, "position %zu", p);
+        cr_assert_eq(c->range_count, 1u);
+        cr_assert(c->ranges[0].serial);
+        cr_assert_eq(c->unit_count, (n + VX_COLOR_UNIT - 1u) / VX_COLOR_UNIT);
+    } else {
+        check_tiling_units(c, g, n);
+        cr_assert_eq(c->range_count, 1u);
+        cr_assert_not(c->ranges[0].serial, "several bins of islands are one parallel range");
+        cr_assert_eq(c->unit_count, bins);
+        for (size_t u = 0; u < c->unit_count; u++) {
+            size_t prev = 0;
+            for (size_t p = c->unit_start[u]; p < c->unit_start[u + 1]; p++) {
+                size_t k = (size_t)(item_of(g, c->order[p]) - g->items);
+                cr_assert_eq(bin[island[k]], u, "position %zu: its island belongs to bin %zu, not %zu", p,
+                             bin[island[k]], u);
+                if (p > c->unit_start[u]) cr_assert_gt(k, prev, "a bin's items in the order of add");
+                prev = k;
+            }
+        }
+    }
+    free(bin);
+    free(island);
+}
+
+/* Separate groups (islands) of every size: they go to the threads in bins,
+ * each island whole in one. */
+Test(physics_colors, islands_of_the_sequential_order_go_to_bins_whole)
+{
+    graph g;
+    graph_init(&g, 2000u, 1500u);
+    g.moved[0] = false; /* the floor */
+    vx_test_rng rng = {77u};
+    uint32_t body = 1u;
+    while (g.count + 40u < g.capacity && body + 20u < g.body_count) {
+        /* a column of 1 .. 16 bodies on the floor */
+        uint32_t height = 1u + vx_test_rng_next(&rng) % 16u;
+        graph_add(&g, 0u, body);
+        for (uint32_t k = 1; k < height; k++) graph_add(&g, body + k - 1u, body + k);
+        body += height;
+    }
+    vx_contact_colors c;
+    vx_contact_colors_init(&c);
+    cr_assert_eq(run_colors(&c, &g, false), VX_OK);
+    cr_assert_gt(c.unit_count, 2u, "%zu constraints in %zu bins", g.count, c.unit_count);
+    check_sequential(&c, &g);
+    vx_contact_colors_free(&c);
+    graph_free(&g);
 }
 
 /* The level of the range holding position p. */

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "physics/color_sweep.h"
+#include "physics/contact_color.h"
 #include "physics/step_counts.h"
 #include "physics/thread_choice.h"
 #include "test_helpers.h"
@@ -37,7 +38,7 @@ enum { MAX_BODIES = 160, RUNS = 4 };
 
 static const int thread_counts[RUNS] = {1, 2, 3, 5};
 
-typedef enum { SCENE_PYRAMID, SCENE_PILE, SCENE_POUR } scene_kind;
+typedef enum { SCENE_PYRAMID, SCENE_PILE, SCENE_POUR, SCENE_STACKS } scene_kind;
 
 typedef struct {
     vx_world *w;
@@ -72,6 +73,27 @@ static void add_pyramid(scene *s, int base, float x0)
             float x = x0 + ((float)i - 0.5f * (float)(count - 1)) * 1.02f;
             add_entity(s, vx_vec3_make(x, 0.5f + (float)row, 0.0f), vx_quat_identity(), &cube, &rb);
         }
+    }
+}
+
+/* Separate stacks of three boxes, a sphere rolling beside each: islands
+ * of their own, which the sequential order shares out between the threads
+ * (contact_color.h). */
+static void add_stacks(scene *s, int stacks)
+{
+    vx_collider cube = vx_collider_box(vx_vec3_make(0.5f, 0.5f, 0.5f));
+    vx_collider ball = vx_collider_sphere(0.4f);
+    vx_rigidbody rb = vx_rigidbody_dynamic(1.0f);
+    rb.friction = 0.6f;
+    rb.restitution = 0.0f;
+    for (int k = 0; k < stacks; k++) {
+        float x = -15.0f + 2.5f * (float)(k % 12), z = -3.0f + 3.0f * (float)(k / 12);
+        for (int level = 0; level < 3; level++)
+            add_entity(s, vx_vec3_make(x + 0.03f * (float)level, 0.5f + 1.0f * (float)level, z), vx_quat_identity(),
+                       &cube, &rb);
+        vx_rigidbody roll = rb;
+        roll.velocity = vx_vec3_make(0.5f, 0.0f, 0.0f);
+        add_entity(s, vx_vec3_make(x + 1.2f, 0.4f, z), vx_quat_identity(), &ball, &roll);
     }
 }
 
@@ -152,6 +174,10 @@ static void build_scene(scene *s, scene_kind kind)
     case SCENE_POUR:
         add_floor(s, 20.0f);
         add_pour(s, 6, 1);
+        break;
+    case SCENE_STACKS:
+        add_floor(s, 20.0f);
+        add_stacks(s, 24);
         break;
     }
 }
@@ -245,16 +271,28 @@ static void compare_all_options(scene_kind kind, vx_solver_order order)
 }
 
 /* These scenes are small: without this the engine would keep them on one
- * thread (color_sweep.h), and the comparisons would not compare splits; and
+ * thread (color_sweep.h) and the sequential order's islands in one bin
+ * (contact_color.h), and the comparisons would not compare splits; and
  * 3 and 5 threads are run as such, beyond this machine's cores. */
 static void split_every_stage(void)
 {
     vx_parallel_set_min_work(0u, 0u);
+    vx_contact_colors_set_island_bin_min(8u);
     vx_parallel_set_max_threads(8);
     vx_thread_choice_always_threads(true);
 }
 
 TestSuite(physics_threads, .init = split_every_stage);
+
+Test(physics_threads, separate_stacks_are_identical_for_every_thread_count_sequential)
+{
+    compare_all_options(SCENE_STACKS, VX_SOLVER_ORDER_SEQUENTIAL);
+}
+
+Test(physics_threads, separate_stacks_are_identical_for_every_thread_count_colored)
+{
+    compare_all_options(SCENE_STACKS, VX_SOLVER_ORDER_COLORED);
+}
 
 Test(physics_threads, pyramid_is_identical_for_every_thread_count_sequential)
 {

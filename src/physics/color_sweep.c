@@ -13,7 +13,7 @@
  * threads' meetings would cost more than the work, and a thread the system
  * has put aside makes every meeting wait for it. Results do not depend on
  * it (vx_parallel_set_min_work). */
-static size_t min_units = 64;  /* coloured units: about 256 constraints */
+static size_t min_units = 64;  /* coloured units of 4 constraints: 256 constraints */
 static size_t min_items = 256; /* bodies, pairs, constraints */
 
 void vx_parallel_set_min_work(size_t units, size_t items)
@@ -51,6 +51,32 @@ typedef struct {
     float mins[2][VX_SWEEP_MAX_THREADS];
 } sweep;
 
+/* The first unit of [begin, end] starting at or after position p. */
+static size_t unit_at(const vx_contact_colors *c, size_t begin, size_t end, size_t p)
+{
+    while (begin < end) {
+        size_t mid = begin + (end - begin) / 2u;
+        if (c->unit_start[mid] < p)
+            begin = mid + 1u;
+        else
+            end = mid;
+    }
+    return begin;
+}
+
+/* Thread t's units of a parallel range: its share of the positions,
+ * rounded to whole units (units differ in size: an island of the
+ * sequential order is one unit). */
+static void share_units(const vx_contact_colors *c, const vx_color_range *range, int t, int threads, size_t *b,
+                        size_t *e)
+{
+    size_t first = c->unit_start[range->begin], last = c->unit_start[range->end];
+    size_t pb, pe;
+    vx_thread_share(last - first, t, threads, &pb, &pe);
+    *b = unit_at(c, range->begin, range->end, first + pb);
+    *e = unit_at(c, range->begin, range->end, first + pe);
+}
+
 static void sweep_thread(void *ctx, int t, int threads)
 {
     sweep *sw = ctx;
@@ -70,9 +96,7 @@ static void sweep_thread(void *ctx, int t, int threads)
             if (range->serial) {
                 if (t != 0) e = b;
             } else {
-                vx_thread_share(range->end - range->begin, t, threads, &b, &e);
-                b += range->begin;
-                e += range->begin;
+                share_units(c, range, t, threads, &b, &e);
             }
             if (e > b) m = fminf(m, sw->fn(sw->arg, b, e, pass));
             vx_thread_pool_barrier(sw->pool);
@@ -90,7 +114,7 @@ void vx_color_sweep(vx_thread_pool *pool, const vx_contact_colors *colors, int p
                     vx_color_range_fn fn, void *arg, float stop_at)
 {
     if (passes <= 0 || colors->count == 0) return;
-    if (colors->unit_count < min_units) pool = NULL;
+    if (colors->count < min_units * VX_COLOR_UNIT) pool = NULL; /* positions: units differ in size */
     sweep sw = {.pool = pool, .colors = colors, .passes = passes, .fn = fn, .arg = arg, .stop_at = stop_at,
                 .parity = parity};
     vx_thread_pool_run(pool, sweep_thread, &sw);

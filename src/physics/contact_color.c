@@ -201,6 +201,99 @@ static vx_status sequential(vx_contact_colors *c)
     return st;
 }
 
+/* Union-find over the moved bodies (parent per body, path halving). */
+static uint32_t island_root(uint32_t *parent, uint32_t x)
+{
+    while (parent[x] != x) {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    return x;
+}
+
+/* The sequential order split into islands: items that share a moved body,
+ * directly or through others, are one island, and no two islands share a
+ * body the solver moves, so the threads may solve islands apart. Islands
+ * are gathered, in the order of their first items, into bins of at least
+ * VX_ISLAND_BIN_MIN items (and of n / VX_ISLAND_BINS), a bin per unit, all
+ * in one parallel range; a bin's items stay in the order of add, which
+ * interleaves its islands (one island's items in a row would each wait for
+ * the one before: a sphere column solved alone ran 30 % slower). Every item
+ * still comes after the items before it that share its bodies, so the
+ * results are those of the one serial range bit for bit. One bin: that
+ * serial range. */
+static size_t island_bin_min = VX_ISLAND_BIN_MIN;
+
+void vx_contact_colors_set_island_bin_min(size_t items) { island_bin_min = items > 0 ? items : VX_ISLAND_BIN_MIN; }
+
+static vx_status sequential_islands(vx_contact_colors *c)
+{
+    size_t n = c->count;
+    uint32_t *parent = c->queue; /* per body: its island's union-find parent */
+    for (size_t i = 0; i < n; i++) {
+        parent[c->a[i]] = c->a[i];
+        parent[c->b[i]] = c->b[i];
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (c->moved[i] != 3u) continue;
+        uint32_t ra = island_root(parent, c->a[i]), rb = island_root(parent, c->b[i]);
+        if (ra != rb) parent[ra < rb ? rb : ra] = ra < rb ? ra : rb;
+    }
+    /* islands numbered by first item (stamp: number + 1 per root); the
+     * items' islands in by_level, the islands' sizes in cursor[1 ..] */
+    uint32_t islands = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t r = island_root(parent, (c->moved[i] & 1u) ? c->a[i] : c->b[i]);
+        if (c->stamp[r] == 0u) {
+            if (reserve_cursor(c, (size_t)islands + 2u) != VX_OK) {
+                c->count = 0;
+                return VX_ERR_NOMEM;
+            }
+            c->stamp[r] = ++islands;
+            c->cursor[islands] = 0u;
+        }
+        c->by_level[i] = c->stamp[r] - 1u;
+        c->cursor[c->stamp[r]]++;
+    }
+    /* bins of consecutive islands: cursor[k + 1] becomes island k's bin */
+    size_t bin_min = n / VX_ISLAND_BINS > island_bin_min ? n / VX_ISLAND_BINS : island_bin_min;
+    uint32_t bins = 0;
+    size_t filled = 0;
+    for (uint32_t k = 0; k < islands; k++) {
+        filled += c->cursor[k + 1u];
+        c->cursor[k + 1u] = bins;
+        if (filled >= bin_min) {
+            bins++;
+            filled = 0;
+        }
+    }
+    if (filled > 0) bins++;
+    if (bins < 2u) return sequential(c);
+    for (size_t i = 0; i < n; i++) c->by_level[i] = c->cursor[c->by_level[i] + 1u];
+    /* counting sort by bin, stable: cursor[k] becomes bin k's start */
+    memset(c->cursor, 0, ((size_t)bins + 1u) * sizeof *c->cursor);
+    for (size_t i = 0; i < n; i++) c->cursor[c->by_level[i] + 1u]++;
+    for (uint32_t k = 1; k <= bins; k++) c->cursor[k] += c->cursor[k - 1u];
+    for (uint32_t k = 0; k <= bins; k++) c->unit_start[k] = c->cursor[k];
+    c->unit_count = bins;
+    for (size_t i = 0; i < n; i++) c->order[c->cursor[c->by_level[i]]++] = c->ids[i];
+    if (c->range_capacity == 0) {
+        size_t cap;
+        vx_status st = vx_grow_capacity(0u, 1u, 16u, sizeof *c->ranges, &cap);
+        VX_GROW_ARRAY(st, c->ranges, cap);
+        if (st != VX_OK) {
+            c->count = 0;
+            c->unit_count = 0;
+            return st;
+        }
+        c->range_capacity = cap;
+    }
+    vx_color_range r = {0u, bins, false, 0u};
+    c->ranges[0] = r;
+    c->range_count = 1;
+    return VX_OK;
+}
+
 static vx_status order_items(vx_contact_colors *c, bool colored);
 
 vx_status vx_contact_colors_end(vx_contact_colors *c, bool colored)
@@ -223,7 +316,7 @@ static vx_status order_items(vx_contact_colors *c, bool colored)
 {
     size_t n = c->count;
     if (n == 0) return VX_OK;
-    if (!colored) return sequential(c);
+    if (!colored) return sequential_islands(c);
     find_depths(c);
     /* the items by level (counting sort, stable) */
     uint32_t max_level = 0;

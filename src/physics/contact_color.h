@@ -14,7 +14,13 @@
  * for bit. Runs of small colours are merged into one serial range (solved
  * one after the other by one thread), which saves the threads' meetings
  * where there is little to share. Nothing here depends on the number of
- * threads. */
+ * threads.
+ *
+ * The sequential order (Gauss-Seidel in the order of add) is split only
+ * where that changes nothing: into islands, sets of constraints that share
+ * no moved body with any other set, gathered into bins (units of one
+ * parallel range) that the threads share out; within a bin the order of
+ * add. A scene of one island (a pile, a pyramid) is one serial range. */
 #ifndef VOLTEX_PHYSICS_CONTACT_COLOR_H
 #define VOLTEX_PHYSICS_CONTACT_COLOR_H
 
@@ -28,6 +34,11 @@
 #define VX_LEVEL_COLORS 32
 /* a colour with fewer constraints than this is solved serially */
 #define VX_COLOR_MIN_PARALLEL 32
+
+/* The sequential order's islands go to the threads in bins of at least
+ * this many constraints, and of at least 1/VX_ISLAND_BINS of them all. */
+#define VX_ISLAND_BIN_MIN 256u
+#define VX_ISLAND_BINS 32u
 
 /* Ranges are in units: runs of up to VX_COLOR_UNIT consecutive positions
  * of one colour (in the sequential order, of the one range; a level's
@@ -84,5 +95,8 @@ void vx_contact_colors_free(vx_contact_colors *c);
 vx_status vx_contact_colors_begin(vx_contact_colors *c, size_t max_items, size_t body_count);
 void vx_contact_colors_add(vx_contact_colors *c, uint32_t item, uint32_t a, bool moved_a, uint32_t b, bool moved_b);
 vx_status vx_contact_colors_end(vx_contact_colors *c, bool colored);
+/* For tests, whose scenes are small: bins of at least `items` constraints
+ * instead of VX_ISLAND_BIN_MIN (0: that again). Results never depend on it. */
+void vx_contact_colors_set_island_bin_min(size_t items);
 
 #endif
