@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/bench.sh [--peers] [--repeat N] [--threads N] [--order ORDER] [--trace-scene SCENE] [SCENE...]
+# scripts/bench.sh [--peers] [--repeat N] [--threads N | --speedup N] [--order ORDER] [--trace-scene SCENE] [SCENE...]
 #
 # Builds voltex-sim (Release), runs each bench scene (default: every
 # scenes/bench/*.json; a SCENE is a path or a name under scenes/bench/) N
@@ -19,6 +19,11 @@
 # override the scenes' solver.threads and solver.order; Bullet always runs
 # on one thread).
 #
+# --speedup N runs every voltex-sim run twice in turn, on one thread and on
+# N threads (interleaved, so that both see the same machine: a shared
+# machine's speed drifts over minutes), and adds a row per scene for the N
+# threads whose ratio is the one-thread median over the N-thread median.
+#
 # --peers also builds bench/peer_bullet (Bullet 3, installing libbullet-dev
 # when missing) in its own build directory and prints Bullet's row under each
 # of ours, with the ratio voltex/bullet of median ms/step.
@@ -28,11 +33,12 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/setup.sh"
 
-usage() { sed -n '2,28p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "${BASH_SOURCE[0]}"; }
 
 peers=0
 repeat=3
 threads=""
+speedup=""
 order=""
 trace_scene=""
 scenes=()
@@ -47,6 +53,10 @@ while [ $# -gt 0 ]; do
             [ $# -ge 2 ] || { vx_log "--threads: missing value"; exit 2; }
             threads="$2"; shift ;;
         --threads=*) threads="${1#--threads=}" ;;
+        --speedup)
+            [ $# -ge 2 ] || { vx_log "--speedup: missing value"; exit 2; }
+            speedup="$2"; shift ;;
+        --speedup=*) speedup="${1#--speedup=}" ;;
         --order)
             [ $# -ge 2 ] || { vx_log "--order: missing value"; exit 2; }
             order="$2"; shift ;;
@@ -67,6 +77,12 @@ sim_args=()
 if [ -n "$threads" ]; then
     [[ "$threads" =~ ^[1-9][0-9]*$ ]] || { vx_log "--threads: expected an integer >= 1, got '$threads'"; exit 2; }
     sim_args+=(--threads "$threads")
+fi
+if [ -n "$speedup" ]; then
+    [[ "$speedup" =~ ^[1-9][0-9]*$ ]] && [ "$speedup" -ge 2 ] ||
+        { vx_log "--speedup: expected an integer >= 2, got '$speedup'"; exit 2; }
+    [ -z "$threads" ] || { vx_log "--speedup and --threads cannot be combined"; exit 2; }
+    sim_args+=(--threads 1)
 fi
 if [ -n "$order" ]; then
     [[ "$order" =~ ^(sequential|colored)$ ]] || { vx_log "--order: expected sequential or colored, got '$order'"; exit 2; }
@@ -157,6 +173,12 @@ run_engine() {
             prefix="voltex-sim"
             "$sim" "$scene" ${sim_args[@]+"${sim_args[@]}"} --stats -q -o /dev/null --every 1000000000 >/dev/null \
                 2>"$out.$r" || code=$?
+            if [ "$code" -eq 0 ] && [ -n "$speedup" ]; then
+                "$sim" "$scene" ${sim_args[@]+"${sim_args[@]}"} --threads "$speedup" --stats -q -o /dev/null \
+                    --every 1000000000 >/dev/null 2>"$out.threads.$r" || code=$?
+                [ "$code" -eq 0 ] || mv "$out.threads.$r" "$out.$r"
+                [ "$code" -ne 0 ] || parse_stats "$prefix" "$out.threads.$r" >"$out.threads.$r.kv"
+            fi
         else
             prefix="peer_bullet"
             "$peer" "$scene" >"$out.$r" 2>&1 || code=$?
@@ -175,6 +197,7 @@ run_engine() {
         parse_stats "$prefix" "$out.$r" >"$out.$r.kv"
     done
     echo ok >"$out.status"
+    if [ "$engine" = voltex ] && [ -n "$speedup" ]; then echo ok >"$out.threads.status"; fi
 }
 
 # figure OUT_PREFIX KEY: the median of KEY over the runs.
@@ -255,11 +278,15 @@ fi
 # ---- the table ----
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)
 threads_label="${threads:-as in each scene}"
+[ -z "$speedup" ] || threads_label="1, and $speedup in turn (--speedup)"
 order_label="${order:-as in each scene}"
 echo "voltex-sim bench, $(date -u '+%Y-%m-%d %H:%M UTC'), ${cpu:-unknown CPU}, $(nproc) cores," \
      "voltex-sim threads: $threads_label, solver order: $order_label, Release, median of $repeat runs"
 echo "ms = ms per physics step; steps/s = 1000 / mean ms; stages = broad/narrow/solver/integration ms;" \
      "disp = max displacement (m) of a dynamic body from its start at the end"
+if [ -n "$speedup" ]; then
+    echo "x$speedup = voltex-sim on $speedup threads, run in turn with each one-thread run; its ratio = one-thread median ms / $speedup-thread median ms"
+fi
 if [ -n "$peer" ]; then
     echo "ratio = voltex median ms / bullet median ms (Bullet $(pkg-config --modversion bullet 2>/dev/null || echo '?'));" \
          "bullet contacts = every point of its persistent manifolds, also those within its breaking distance"
@@ -273,6 +300,11 @@ for scene in "${scenes[@]}"; do
             'BEGIN { if (b + 0 > 0) printf "%.2f", a / b; else print "-" }')
     fi
     print_row "$name" voltex "$work/$name.voltex" "$ratio"
+    if [ -n "$speedup" ] && [ "$(cat "$work/$name.voltex.status")" = ok ]; then
+        gain=$(awk -v a="$(figure "$work/$name.voltex" median)" -v b="$(figure "$work/$name.voltex.threads" median)" \
+            'BEGIN { if (b + 0 > 0) printf "%.2fx", a / b; else print "-" }')
+        print_row "$name" "x$speedup" "$work/$name.voltex.threads" "$gain"
+    fi
     if [ -n "$peer" ]; then print_row "$name" bullet "$work/$name.bullet"; fi
 done
 if [ -n "$trace_line" ]; then echo "$trace_line"; fi
