@@ -37,12 +37,10 @@ vx_status vx_contact_colors_begin(vx_contact_colors *c, size_t max_items, size_t
 {
     size_t cap;
     vx_status st = VX_OK;
-    if (c->last_valid) {
-        c->last_count = c->count;
-        c->last_ranges = c->range_count;
-        c->last_units = c->unit_count;
-    }
-    c->same = c->last_valid;
+    c->same = c->last_valid; /* the last call's result stands until an item differs */
+    c->last_count = c->count;
+    c->last_ranges = c->range_count;
+    c->last_units = c->unit_count;
     c->last_valid = false; /* until the next end succeeds */
     c->count = 0;
     c->range_count = 0;
@@ -161,16 +159,13 @@ static vx_status reserve_cursor(vx_contact_colors *c, size_t n)
  * a range of new units of unit_size positions (1 for a level's leftovers,
  * which may share bodies: one per unit, one after the other); a serial range
  * right after a serial range of the same level joins it. */
-static vx_status add_range(vx_contact_colors *c, uint32_t begin, uint32_t end, bool serial, uint32_t level,
-                           uint32_t unit_size)
+/* Units [first_unit, end_unit) as a range; a serial range right after a
+ * serial range of the same level joins it. */
+static vx_status push_range(vx_contact_colors *c, uint32_t first_unit, uint32_t end_unit, bool serial, uint32_t level)
 {
-    if (end <= begin) return VX_OK;
-    uint32_t first_unit = (uint32_t)c->unit_count;
-    for (uint32_t p = begin; p < end; p += unit_size) c->unit_start[c->unit_count++] = p;
-    c->unit_start[c->unit_count] = end;
     if (serial && c->range_count > 0 && c->ranges[c->range_count - 1].serial &&
         c->ranges[c->range_count - 1].end == first_unit && c->ranges[c->range_count - 1].level == level) {
-        c->ranges[c->range_count - 1].end = (uint32_t)c->unit_count;
+        c->ranges[c->range_count - 1].end = end_unit;
         return VX_OK;
     }
     if (c->range_count == c->range_capacity) {
@@ -180,9 +175,19 @@ static vx_status add_range(vx_contact_colors *c, uint32_t begin, uint32_t end, b
         if (st != VX_OK) return st;
         c->range_capacity = cap;
     }
-    vx_color_range r = {first_unit, (uint32_t)c->unit_count, serial, level};
+    vx_color_range r = {first_unit, end_unit, serial, level};
     c->ranges[c->range_count++] = r;
     return VX_OK;
+}
+
+static vx_status add_range(vx_contact_colors *c, uint32_t begin, uint32_t end, bool serial, uint32_t level,
+                           uint32_t unit_size)
+{
+    if (end <= begin) return VX_OK;
+    uint32_t first_unit = (uint32_t)c->unit_count;
+    for (uint32_t p = begin; p < end; p += unit_size) c->unit_start[c->unit_count++] = p;
+    c->unit_start[c->unit_count] = end;
+    return push_range(c, first_unit, (uint32_t)c->unit_count, serial, level);
 }
 
 static unsigned first_free(uint64_t used)
@@ -277,21 +282,12 @@ static vx_status sequential_islands(vx_contact_colors *c)
     for (uint32_t k = 0; k <= bins; k++) c->unit_start[k] = c->cursor[k];
     c->unit_count = bins;
     for (size_t i = 0; i < n; i++) c->order[c->cursor[c->by_level[i]]++] = c->ids[i];
-    if (c->range_capacity == 0) {
-        size_t cap;
-        vx_status st = vx_grow_capacity(0u, 1u, 16u, sizeof *c->ranges, &cap);
-        VX_GROW_ARRAY(st, c->ranges, cap);
-        if (st != VX_OK) {
-            c->count = 0;
-            c->unit_count = 0;
-            return st;
-        }
-        c->range_capacity = cap;
+    vx_status st = push_range(c, 0u, bins, false, 0u);
+    if (st != VX_OK) {
+        c->count = 0;
+        c->unit_count = 0;
     }
-    vx_color_range r = {0u, bins, false, 0u};
-    c->ranges[0] = r;
-    c->range_count = 1;
-    return VX_OK;
+    return st;
 }
 
 static vx_status order_items(vx_contact_colors *c, bool colored);
