@@ -205,6 +205,7 @@ static void check_colored(const vx_contact_colors *c, const graph *g)
 {
     check_tiling(c, g);
     if (g->count == 0) return;
+    cr_assert(c->lanes, "the coloured order goes in lanes");
     uint32_t *depth = reference_depths(g);
     body_marks marks;
     marks_init(&marks, g->body_count);
@@ -271,6 +272,53 @@ static size_t *reference_islands(const graph *g)
     return island;
 }
 
+/* The sequential order as one serial range in lanes: item i's step is one
+ * more than the largest step of the items before it sharing a moved body
+ * (found pair by pair here); the order is by step, in add order within a
+ * step, and units are runs of up to VX_COLOR_UNIT items of one step. So
+ * two items sharing a moved body keep their order of add (the results are
+ * those of that order) and a unit's items share none (SIMD lanes). */
+static void check_sequential_lanes(const vx_contact_colors *c, const graph *g)
+{
+    size_t n = g->count;
+    size_t *step = calloc(n, sizeof *step);
+    size_t *expected = calloc(n, sizeof *expected);
+    cr_assert(step && expected);
+    size_t steps = 0;
+    for (size_t i = 0; i < n; i++) {
+        for (size_t j = 0; j < i; j++)
+            if (share_moved_body(&g->items[i], &g->items[j]) && step[j] + 1u > step[i]) step[i] = step[j] + 1u;
+        if (step[i] + 1u > steps) steps = step[i] + 1u;
+    }
+    size_t at = 0;
+    for (size_t s = 0; s < steps; s++)
+        for (size_t i = 0; i < n; i++)
+            if (step[i] == s) expected[at++] = i;
+    for (size_t p = 0; p < n; p++) cr_assert_eq(c->order[p], g->items[expected[p]].id, "position %zu", p);
+    /* units: a step's positions in runs of VX_COLOR_UNIT (the last shorter) */
+    size_t u = 0;
+    for (size_t p = 0; p < n; u++) {
+        size_t s = step[expected[p]], run = 0;
+        cr_assert_lt(u, c->unit_count);
+        cr_assert_eq(c->unit_start[u], (uint32_t)p, "unit %zu", u);
+        while (p < n && step[expected[p]] == s && run < VX_COLOR_UNIT) {
+            for (size_t q = c->unit_start[u]; q < p; q++)
+                cr_assert_not(share_moved_body(&g->items[expected[q]], &g->items[expected[p]]),
+                              "positions %zu and %zu of one unit share a moved body", q, p);
+            p++;
+            run++;
+        }
+    }
+    cr_assert_eq(u, c->unit_count);
+    /* the order of add between items that share a moved body */
+    for (size_t p = 0; p < n; p++)
+        for (size_t q = p + 1u; q < n; q++)
+            if (share_moved_body(&g->items[expected[p]], &g->items[expected[q]]))
+                cr_assert_lt(expected[p], expected[q], "positions %zu and %zu swapped", p, q);
+    free(expected);
+    free(step);
+}
+
 /* Every invariant of the sequential order: the islands (reference_islands)
  * in bins of consecutive islands (by first item) of at least
  * max(VX_ISLAND_BIN_MIN, n / VX_ISLAND_BINS) items but the last, one bin per
@@ -303,11 +351,12 @@ static void check_sequential(const vx_contact_colors *c, const graph *g)
     if (filled > 0) bins++;
     if (bins < 2u) {
         check_tiling(c, g);
-        for (size_t p = 0; p < n; p++) cr_assert_eq(c->order[p], g->items[p].id, "position %zu", p);
+        cr_assert(c->lanes, "one serial range goes in lanes");
         cr_assert_eq(c->range_count, 1u);
         cr_assert(c->ranges[0].serial);
-        cr_assert_eq(c->unit_count, (n + VX_COLOR_UNIT - 1u) / VX_COLOR_UNIT);
+        check_sequential_lanes(c, g);
     } else {
+        cr_assert_not(c->lanes, "a bin is not a unit of lanes");
         check_tiling_units(c, g, n);
         cr_assert_eq(c->range_count, 1u);
         cr_assert_not(c->ranges[0].serial, "several bins of islands are one parallel range");

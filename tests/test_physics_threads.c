@@ -294,6 +294,45 @@ Test(physics_threads, separate_stacks_are_identical_for_every_thread_count_color
     compare_all_options(SCENE_STACKS, VX_SOLVER_ORDER_COLORED);
 }
 
+/* The sequential order's two ways of running on one thread give the same
+ * bytes: separate stacks in bins of 8 constraints are solved one constraint
+ * after the other in the order of add (the scalar code); in one bin, the
+ * whole order is one serial range in SIMD lanes (contact_color.h), whose
+ * units hold the constraints of several stacks side by side. */
+static void compare_lanes_with_order_of_add(int substeps)
+{
+    scene s[2];
+    vx_test_stepper st[2];
+    for (int r = 0; r < 2; r++) {
+        build_scene(&s[r], SCENE_STACKS);
+        vx_test_stepper_init(&st[r]);
+        st[r].cfg.order = VX_SOLVER_ORDER_SEQUENTIAL;
+        st[r].cfg.substeps = substeps;
+        st[r].cfg.threads = 1;
+    }
+    size_t contacts = 0;
+    for (int k = 1; k <= STEPS; k++) {
+        vx_contact_colors_set_island_bin_min(8u); /* bins: the scalar code */
+        vx_test_step(s[0].w, &st[0]);
+        vx_contact_colors_set_island_bin_min((size_t)1 << 30); /* one bin: lanes */
+        vx_test_step(s[1].w, &st[1]);
+        contacts += st[0].report.count;
+        assert_same_state(&s[0], &st[0], &s[1], &st[1], substeps == 1 ? "lanes, 1 substep" : "lanes, 4 substeps", k);
+    }
+    vx_contact_colors_set_island_bin_min(8u);
+    cr_assert_gt(contacts, (size_t)STEPS * 24u, "every stack should be in contact");
+    for (int r = 0; r < 2; r++) {
+        vx_test_stepper_free(&st[r]);
+        vx_world_destroy(s[r].w);
+    }
+}
+
+Test(physics_threads, sequential_lanes_give_the_bytes_of_the_order_of_add)
+{
+    compare_lanes_with_order_of_add(1);
+    compare_lanes_with_order_of_add(4);
+}
+
 Test(physics_threads, pyramid_is_identical_for_every_thread_count_sequential)
 {
     compare_all_options(SCENE_PYRAMID, VX_SOLVER_ORDER_SEQUENTIAL);

@@ -20,7 +20,13 @@
  * where that changes nothing: into islands, sets of constraints that share
  * no moved body with any other set, gathered into bins (units of one
  * parallel range) that the threads share out; within a bin the order of
- * add. A scene of one island (a pile, a pyramid) is one serial range. */
+ * add. A scene of one island (a pile, a pyramid) is one serial range, put
+ * in steps: a constraint's step is one more than the highest step of the
+ * constraints before it that share a moved body with it, and the range goes
+ * step by step, in units of up to four constraints of one step, which share
+ * no moved body and are solved side by side in SIMD lanes. Constraints that
+ * share a moved body keep their order, so the results are those of the
+ * order of add bit for bit. */
 #ifndef VOLTEX_PHYSICS_CONTACT_COLOR_H
 #define VOLTEX_PHYSICS_CONTACT_COLOR_H
 
@@ -41,10 +47,10 @@
 #define VX_ISLAND_BINS 32u
 
 /* Ranges are in units: runs of up to VX_COLOR_UNIT consecutive positions
- * of one colour (in the sequential order, of the one range; a level's
+ * of one colour (in the sequential order's one range, of one step; a level's
  * leftovers, which may share bodies, one position per unit), the pieces the
  * threads share out and the SIMD solver's blocks of four lanes: the items of
- * a unit of the coloured order never share a moved body. */
+ * a unit never share a moved body (but a bin of islands is a unit). */
 #define VX_COLOR_UNIT 4
 
 typedef struct {
@@ -60,6 +66,10 @@ typedef struct {
     size_t range_count;
     uint32_t *unit_start; /* unit u is order[unit_start[u] .. unit_start[u + 1]) */
     size_t unit_count;
+    /* every unit holds at most VX_COLOR_UNIT items that share no moved
+     * body (SIMD lanes): the coloured order, and the sequential order when
+     * it is one serial range; not its islands' bins */
+    bool lanes;
     size_t unit_capacity;
     /* scratch */
     size_t capacity, range_capacity, body_capacity;

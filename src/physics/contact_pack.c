@@ -182,8 +182,8 @@ void vx_contact_solver_unpack(const vx_contact_solver *s, size_t solved, vx_solv
     vx_parallel_for(s->pool, bodies->count, unpack_velocity_range, &job);
 }
 
-/* ---- the coloured order's SIMD blocks: unit u of the colouring is
- * blocks[u], its constraints one per lane (contact_wide.h) ---- */
+/* ---- the SIMD blocks of an order in lanes: unit u of two or more
+ * constraints is blocks[u], its constraints one per lane (contact_wide.h) ---- */
 
 vx_status vx_contact_solver_reserve_blocks(vx_contact_solver *s)
 {
@@ -198,11 +198,12 @@ vx_status vx_contact_solver_reserve_blocks(vx_contact_solver *s)
     /* each block sized for the largest manifold of its unit */
     size_t bytes = 0;
     for (size_t u = 0; u < units; u++) {
+        s->block_offset[u] = bytes;
+        if (vx_contact_solver_unit_single(s, u)) continue;
         uint32_t points = 0;
         for (size_t j = s->colors.unit_start[u]; j < s->colors.unit_start[u + 1u]; j++)
             if (s->hot[j].count > points) points = s->hot[j].count;
         if (points > VX_MANIFOLD_MAX_POINTS) points = VX_MANIFOLD_MAX_POINTS;
-        s->block_offset[u] = bytes;
         bytes += vx_contact_wide_block_size(points);
     }
     s->block_offset[units] = bytes;
@@ -212,6 +213,7 @@ vx_status vx_contact_solver_reserve_blocks(vx_contact_solver *s)
 void vx_contact_solver_load_blocks(vx_contact_solver *s, size_t unit_begin, size_t unit_end)
 {
     for (size_t u = unit_begin; u < unit_end; u++) {
+        if (vx_contact_solver_unit_single(s, u)) continue;
         const vx_contact_hot_constraint *lanes[VX_CONTACT_WIDE_LANES] = {NULL, NULL, NULL, NULL};
         const vx_contact_hot_row *rows[VX_CONTACT_WIDE_LANES] = {NULL, NULL, NULL, NULL};
         size_t first = s->colors.unit_start[u], last = s->colors.unit_start[u + 1u];
@@ -226,6 +228,7 @@ void vx_contact_solver_load_blocks(vx_contact_solver *s, size_t unit_begin, size
 void vx_contact_solver_store_blocks(vx_contact_solver *s, size_t unit_begin, size_t unit_end)
 {
     for (size_t u = unit_begin; u < unit_end; u++) {
+        if (vx_contact_solver_unit_single(s, u)) continue;
         vx_contact_hot_row *rows[VX_CONTACT_WIDE_LANES] = {NULL, NULL, NULL, NULL};
         size_t first = s->colors.unit_start[u], last = s->colors.unit_start[u + 1u];
         for (size_t j = first; j < last; j++) rows[j - first] = &s->hot_rows[s->hot[j].first];

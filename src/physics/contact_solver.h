@@ -115,7 +115,8 @@ typedef struct {
     vx_contact_colors colors;
     vx_thread_pool *pool; /* the step's threads (NULL: one), not owned */
     bool colored;         /* config->order is VX_SOLVER_ORDER_COLORED */
-    /* the coloured order's SIMD blocks, one per unit of colors, each sized
+    /* the SIMD blocks of an order in lanes, one per unit of colors (of two
+     * or more constraints), each sized
      * for its largest manifold, in one aligned arena: unit u's block is at
      * block_offset[u] (vx_contact_solver_block) */
     unsigned char *block_arena;
@@ -206,11 +207,19 @@ vx_status vx_contact_solver_pack(vx_contact_solver *s, const vx_solver_bodies *b
 void vx_contact_solver_unpack_impulses(const vx_contact_solver *s, size_t solved);
 /* The impulses, and the velocities of the bodies the solver moves. */
 void vx_contact_solver_unpack(const vx_contact_solver *s, size_t solved, vx_solver_bodies *bodies);
-/* The coloured order's SIMD blocks (contact_pack.c): room for one per
- * unit, units [begin, end) loaded from the packed rows (targets and
- * accumulated impulses), and their impulses stored back into the packed
- * rows (all units split between the threads). */
+/* The SIMD blocks of an order in lanes (colors.lanes; contact_pack.c):
+ * room for one per unit of two or more constraints, units [begin, end)
+ * loaded from the packed rows (targets and accumulated impulses), and their
+ * impulses stored back into the packed rows (all units split between the
+ * threads). A unit of one constraint has no block: it is solved on its
+ * packed rows by the scalar code, which does the same operations (four lanes
+ * for one constraint cost more than the scalar solve: a stack of boxes is
+ * one constraint per step of the sequential order). */
 vx_status vx_contact_solver_reserve_blocks(vx_contact_solver *s);
+static inline bool vx_contact_solver_unit_single(const vx_contact_solver *s, size_t unit)
+{
+    return s->colors.unit_start[unit + 1u] - s->colors.unit_start[unit] < 2u;
+}
 static inline struct vx_contact_wide_block *vx_contact_solver_block(const vx_contact_solver *s, size_t unit)
 {
     return (struct vx_contact_wide_block *)(void *)(s->block_arena + s->block_offset[unit]);

@@ -67,10 +67,10 @@ vx_status vx_contact_substep_begin(vx_contact_solver *s, const vx_solver_bodies 
                         sizeof *s->substep_points);
     if (st == VX_OK) st = grow((void **)&s->start_x, &s->start_x_capacity, bodies->count, sizeof *s->start_x);
     if (st == VX_OK) st = vx_contact_solver_pack(s, bodies, &s->hot_solved);
-    if (st == VX_OK && s->colored) st = vx_contact_solver_reserve_blocks(s);
+    if (st == VX_OK && s->colors.lanes) st = vx_contact_solver_reserve_blocks(s);
     if (st != VX_OK) return st;
     /* the coloured order's blocks hold the impulses from here to the end */
-    if (s->colored) vx_parallel_for(s->pool, s->colors.unit_count, load_blocks_range, s);
+    if (s->colors.lanes) vx_parallel_for(s->pool, s->colors.unit_count, load_blocks_range, s);
     s->passes = 0;
     for (size_t i = 0; i < bodies->count; i++) s->start_x[i] = bodies->pose[i].x;
     for (size_t i = 0; i < s->count; i++) {
@@ -206,6 +206,7 @@ static void add_totals_range(void *arg, size_t unit_begin, size_t unit_end)
 {
     vx_contact_solver *s = arg;
     for (size_t u = unit_begin; u < unit_end; u++) {
+        if (vx_contact_solver_unit_single(s, u)) continue; /* summed by relax_range */
         size_t first = s->colors.unit_start[u], stop = s->colors.unit_start[u + 1u];
         for (size_t i = first; i < stop; i++) {
             const vx_contact_hot_constraint *c = &s->hot[i];
@@ -230,37 +231,39 @@ static void set_block_targets(vx_contact_solver *s, const vx_solver_bodies *bodi
     }
 }
 
+/* A unit solved by the scalar code: units of one constraint in lanes, or
+ * any unit of an order not in lanes. */
+static bool scalar_unit(const vx_contact_solver *s, size_t u)
+{
+    return !s->colors.lanes || vx_contact_solver_unit_single(s, u);
+}
+
 /* pass 0: targets and warm start; then the iterations (soft push-out) */
 static float solve_range(void *arg, size_t unit_begin, size_t unit_end, int pass)
 {
     substep_job *job = arg;
     vx_contact_solver *s = job->s;
-    size_t begin, end;
-    vx_color_positions(&s->colors, unit_begin, unit_end, &begin, &end);
-    if (pass == 0 && s->colored) {
-        for (size_t u = unit_begin; u < unit_end; u++) {
+    bool backwards = ((job->first_pass + (unsigned)pass - 1u) & 1u) != 0;
+    for (size_t u = unit_begin; u < unit_end; u++) {
+        if (scalar_unit(s, u)) {
+            for (size_t i = s->colors.unit_start[u]; i < s->colors.unit_start[u + 1u]; i++) {
+                if (pass == 0)
+                    warm_start(s, job->bodies, i, job->warm_starting, job->inv_h, job->bias_rate);
+                else
+                    vx_contact_solver_solve_packed(&s->hot[i], &s->hot_rows[s->hot[i].first], s->hot_velocity,
+                                                   backwards, job->mass_scale, job->impulse_scale);
+            }
+        } else if (pass == 0) {
             set_block_targets(s, job->bodies, u, job->inv_h, true, job->bias_rate);
             if (job->warm_starting)
                 vx_contact_wide_warm_start(vx_contact_solver_block(s, u), s->hot_velocity);
             else
                 vx_contact_wide_clear_impulses(vx_contact_solver_block(s, u));
+        } else {
+            vx_contact_wide_solve(vx_contact_solver_block(s, u), s->hot_velocity, backwards, job->mass_scale,
+                                  job->impulse_scale);
         }
-        return 0.0f;
     }
-    if (pass == 0) {
-        for (size_t i = begin; i < end; i++)
-            warm_start(s, job->bodies, i, job->warm_starting, job->inv_h, job->bias_rate);
-        return 0.0f;
-    }
-    bool backwards = ((job->first_pass + (unsigned)pass - 1u) & 1u) != 0;
-    if (s->colored) {
-        for (size_t u = unit_begin; u < unit_end; u++)
-            vx_contact_wide_solve(vx_contact_solver_block(s, u), s->hot_velocity, backwards, job->mass_scale, job->impulse_scale);
-        return 0.0f;
-    }
-    for (size_t i = begin; i < end; i++)
-        vx_contact_solver_solve_packed(&s->hot[i], &s->hot_rows[s->hot[i].first], s->hot_velocity, backwards,
-                                       job->mass_scale, job->impulse_scale);
     return 0.0f;
 }
 
@@ -284,25 +287,24 @@ static float relax_range(void *arg, size_t unit_begin, size_t unit_end, int pass
 {
     substep_job *job = arg;
     vx_contact_solver *s = job->s;
-    size_t begin, end;
-    vx_color_positions(&s->colors, unit_begin, unit_end, &begin, &end);
     bool backwards = ((job->first_pass + (unsigned)pass) & 1u) != 0;
     bool last = pass + 1 == job->iterations;
-    if (s->colored) {
-        /* the blocks still hold the substep's solve: new targets, then solve */
-        for (size_t u = unit_begin; pass == 0 && u < unit_end; u++)
-            set_block_targets(s, job->bodies, u, job->inv_h, false, 0.0f);
-        for (size_t u = unit_begin; u < unit_end; u++)
+    for (size_t u = unit_begin; u < unit_end; u++) {
+        if (!scalar_unit(s, u)) {
+            /* the block still holds the substep's solve: new targets, then solve */
+            if (pass == 0) set_block_targets(s, job->bodies, u, job->inv_h, false, 0.0f);
             vx_contact_wide_solve(vx_contact_solver_block(s, u), s->hot_velocity, backwards, 1.0f, 0.0f);
-        return 0.0f;
-    }
-    for (size_t i = begin; i < end; i++) {
-        const vx_contact_hot_constraint *c = &s->hot[i];
-        vx_contact_hot_row *rows = &s->hot_rows[c->first];
-        if (pass == 0) update_targets(s, job->bodies, i, job->inv_h, false, 0.0f);
-        vx_contact_solver_solve_packed(c, rows, s->hot_velocity, backwards, 1.0f, 0.0f);
-        if (last)
-            for (uint32_t k = 0; k < c->count; k++) s->substep_points[c->source + k].total += rows[k].normal_impulse;
+            continue;
+        }
+        for (size_t i = s->colors.unit_start[u]; i < s->colors.unit_start[u + 1u]; i++) {
+            const vx_contact_hot_constraint *c = &s->hot[i];
+            vx_contact_hot_row *rows = &s->hot_rows[c->first];
+            if (pass == 0) update_targets(s, job->bodies, i, job->inv_h, false, 0.0f);
+            vx_contact_solver_solve_packed(c, rows, s->hot_velocity, backwards, 1.0f, 0.0f);
+            if (last)
+                for (uint32_t k = 0; k < c->count; k++)
+                    s->substep_points[c->source + k].total += rows[k].normal_impulse;
+        }
     }
     return 0.0f;
 }
@@ -312,7 +314,7 @@ void vx_contact_substep_relax(vx_contact_solver *s, vx_solver_bodies *bodies, fl
     substep_job job = {s, bodies, false, 1.0f / h, 0.0f, 1.0f, 0.0f, iterations, s->passes};
     vx_parallel_for(s->pool, bodies->count, load_velocity_range, &job);
     vx_color_sweep(s->pool, &s->colors, iterations, s->passes, relax_range, &job, INFINITY);
-    if (s->colored && iterations > 0) vx_parallel_for(s->pool, s->colors.unit_count, add_totals_range, s);
+    if (s->colors.lanes && iterations > 0) vx_parallel_for(s->pool, s->colors.unit_count, add_totals_range, s);
     if (s->colored) s->passes += (unsigned)(iterations > 0 ? iterations : 0);
     vx_parallel_for(s->pool, bodies->count, store_velocity_range, &job);
 }
@@ -320,7 +322,7 @@ void vx_contact_substep_relax(vx_contact_solver *s, vx_solver_bodies *bodies, fl
 void vx_contact_substep_end(vx_contact_solver *s, const vx_solver_bodies *bodies)
 {
     (void)bodies;
-    if (s->colored) vx_contact_solver_store_all_blocks(s);
+    if (s->colors.lanes) vx_contact_solver_store_all_blocks(s);
     vx_contact_solver_unpack_impulses(s, s->hot_solved);
 }
 

@@ -184,8 +184,8 @@ typedef struct {
     bool warm_start; /* pass 0 applies the warm start, the others solve */
 } velocity_job;
 
-/* The coloured order: pass 0 warm starts (when on) and loads the blocks,
- * the others solve four constraints at a time. */
+/* An order in lanes: pass 0 warm starts (when on) and loads the blocks,
+ * the others solve four constraints at a time (a unit of one alone). */
 static float velocity_range_wide(velocity_job *job, size_t unit_begin, size_t unit_end, int pass)
 {
     vx_contact_solver *s = job->s;
@@ -200,8 +200,14 @@ static float velocity_range_wide(velocity_job *job, size_t unit_begin, size_t un
         return 0.0f;
     }
     bool backwards = ((pass - 1) & 1) != 0; /* as velocity_range */
-    for (size_t u = unit_begin; u < unit_end; u++)
-        vx_contact_wide_solve(vx_contact_solver_block(s, u), s->hot_velocity, backwards, 1.0f, 0.0f);
+    for (size_t u = unit_begin; u < unit_end; u++) {
+        if (vx_contact_solver_unit_single(s, u)) {
+            size_t i = s->colors.unit_start[u];
+            solve_constraint(&s->hot[i], &s->hot_rows[s->hot[i].first], s->hot_velocity, backwards);
+        } else {
+            vx_contact_wide_solve(vx_contact_solver_block(s, u), s->hot_velocity, backwards, 1.0f, 0.0f);
+        }
+    }
     return 0.0f;
 }
 
@@ -209,7 +215,7 @@ static float velocity_range(void *arg, size_t unit_begin, size_t unit_end, int p
 {
     velocity_job *job = arg;
     vx_contact_solver *s = job->s;
-    if (s->colored) return velocity_range_wide(job, unit_begin, unit_end, pass);
+    if (s->colors.lanes) return velocity_range_wide(job, unit_begin, unit_end, pass);
     size_t begin, end;
     vx_color_positions(&s->colors, unit_begin, unit_end, &begin, &end);
     if (job->warm_start) {
@@ -238,7 +244,7 @@ vx_status vx_contact_solver_solve_velocities(vx_contact_solver *s, vx_solver_bod
     vx_status st = vx_contact_solver_pack(s, bodies, &solved);
     if (st != VX_OK) return st;
     velocity_job job = {s, warm_start};
-    if (s->colored) {
+    if (s->colors.lanes) {
         st = vx_contact_solver_reserve_blocks(s);
         if (st != VX_OK) return st;
         /* pass 0 loads the blocks (after the warm start, when on) */

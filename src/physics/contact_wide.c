@@ -39,6 +39,8 @@ static inline w4 w4_not_equal(w4 a, w4 b) { return _mm_cmpneq_ps(a, b); }
 /* a > 0 ? a : +0 per lane: maxps returns its second operand unless the
  * first is greater (NaN and -0 give +0), exactly C's ternary */
 static inline w4 w4_positive_part(w4 a) { return _mm_max_ps(a, _mm_setzero_ps()); }
+/* any lane of a mask set */
+static inline bool w4_any(w4 m) { return _mm_movemask_ps(m) != 0; }
 
 /* rows r[0..3] -> columns r[0..3] */
 static inline void w4_transpose(w4 r[4])
@@ -150,6 +152,12 @@ static inline w4 w4_positive_part(w4 a)
     for (int i = 0; i < 4; i++) a.f[i] = a.f[i] > 0.0f ? a.f[i] : 0.0f;
     return a;
 }
+static inline bool w4_any(w4 m)
+{
+    for (int i = 0; i < 4; i++)
+        if (float_bits(m.f[i]) != 0u) return true;
+    return false;
+}
 
 static inline void w4_transpose(w4 r[4])
 {
@@ -219,9 +227,13 @@ static inline void solve_friction(wide_body *a, wide_body *b, vx_contact_wide_fr
     w4 max_impulse = w4_mul(friction, w4_load(normal_impulse));
     w4 len_sq = w4_add(w4_mul(new1, new1), w4_mul(new2, new2));
     w4 outside = w4_greater(len_sq, w4_mul(max_impulse, max_impulse));
-    w4 scale = w4_select(outside, w4_div(max_impulse, w4_sqrt(len_sq)), w4_splat(1.0f));
-    new1 = w4_mul(new1, scale);
-    new2 = w4_mul(new2, scale);
+    /* Lanes inside the cone keep their impulses (x * 1 is x); the sqrt and
+     * the division, the longest wait of the row, only when a lane slides. */
+    if (w4_any(outside)) {
+        w4 scale = w4_select(outside, w4_div(max_impulse, w4_sqrt(len_sq)), w4_splat(1.0f));
+        new1 = w4_mul(new1, scale);
+        new2 = w4_mul(new2, scale);
+    }
     w4_store(r->tangent_impulse[0], new1);
     w4_store(r->tangent_impulse[1], new2);
     w4 solved = w4_load_mask(r->solved);

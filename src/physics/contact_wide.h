@@ -7,7 +7,8 @@
  * of all four lanes. vx_contact_wide_solve does for the four lanes what four
  * sequential vx_contact_solver_solve_packed calls do, bit for bit, provided
  * no two lanes share a body with inv_mass > 0 (bodies of zero inverse mass
- * are only read, so lanes may share them): the constraints of one colour.
+ * are only read, so lanes may share them): the constraints of one colour, or of one
+ * step of the sequential order (contact_color.h).
  *
  * Rows a lane does not solve (points k >= count, empty lanes, the friction
  * rows of a lane with friction <= 0) are loaded as rows that provably change
