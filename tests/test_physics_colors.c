@@ -272,18 +272,21 @@ static size_t *reference_islands(const graph *g)
     return island;
 }
 
-/* The sequential order as one serial range in lanes: item i's step is one
- * more than the largest step of the items before it sharing a moved body
- * (found pair by pair here); the order is by step, in add order within a
- * step, and units are runs of up to VX_COLOR_UNIT items of one step. So
- * two items sharing a moved body keep their order of add (the results are
- * those of that order) and a unit's items share none (SIMD lanes). */
-static void check_sequential_lanes(const vx_contact_colors *c, const graph *g)
+/* The sequential order in lanes, bin by bin (bin_of[i]: item i's bin, in
+ * turn): item i's step is one more than the largest step of the items
+ * before it sharing a moved body (found pair by pair here); a bin's items go
+ * by step, in add order within a step, and units are runs of up to
+ * VX_COLOR_UNIT items of one step of one bin. So two items sharing a moved
+ * body keep their order of add (the results are those of that order) and a
+ * unit's items share none (SIMD lanes). With several bins the threads split
+ * only where a bin starts. */
+static void check_sequential_lanes(const vx_contact_colors *c, const graph *g, const size_t *bin_of, size_t bins)
 {
     size_t n = g->count;
     size_t *step = calloc(n, sizeof *step);
     size_t *expected = calloc(n, sizeof *expected);
     cr_assert(step && expected);
+    cr_assert(c->lanes);
     size_t steps = 0;
     for (size_t i = 0; i < n; i++) {
         for (size_t j = 0; j < i; j++)
@@ -291,17 +294,24 @@ static void check_sequential_lanes(const vx_contact_colors *c, const graph *g)
         if (step[i] + 1u > steps) steps = step[i] + 1u;
     }
     size_t at = 0;
-    for (size_t s = 0; s < steps; s++)
-        for (size_t i = 0; i < n; i++)
-            if (step[i] == s) expected[at++] = i;
+    for (size_t k = 0; k < bins; k++)
+        for (size_t s = 0; s < steps; s++)
+            for (size_t i = 0; i < n; i++)
+                if (step[i] == s && bin_of[i] == k) expected[at++] = i;
+    cr_assert_eq(at, n);
     for (size_t p = 0; p < n; p++) cr_assert_eq(c->order[p], g->items[expected[p]].id, "position %zu", p);
-    /* units: a step's positions in runs of VX_COLOR_UNIT (the last shorter) */
-    size_t u = 0;
+    /* units: a bin's step's positions in runs of VX_COLOR_UNIT (the last shorter) */
+    size_t u = 0, splits = 0;
     for (size_t p = 0; p < n; u++) {
-        size_t s = step[expected[p]], run = 0;
+        size_t i0 = expected[p], run = 0;
         cr_assert_lt(u, c->unit_count);
         cr_assert_eq(c->unit_start[u], (uint32_t)p, "unit %zu", u);
-        while (p < n && step[expected[p]] == s && run < VX_COLOR_UNIT) {
+        if (bins > 1u && (p == 0 || bin_of[expected[p - 1u]] != bin_of[i0])) {
+            cr_assert_lt(splits, c->split_count);
+            cr_assert_eq(c->split_unit[splits], (uint32_t)u, "bin %zu starts at unit %zu", splits, u);
+            splits++;
+        }
+        while (p < n && step[expected[p]] == step[i0] && bin_of[expected[p]] == bin_of[i0] && run < VX_COLOR_UNIT) {
             for (size_t q = c->unit_start[u]; q < p; q++)
                 cr_assert_not(share_moved_body(&g->items[expected[q]], &g->items[expected[p]]),
                               "positions %zu and %zu of one unit share a moved body", q, p);
@@ -310,6 +320,8 @@ static void check_sequential_lanes(const vx_contact_colors *c, const graph *g)
         }
     }
     cr_assert_eq(u, c->unit_count);
+    cr_assert_eq(c->split_count, bins > 1u ? bins : 0u);
+    if (bins > 1u) cr_assert_eq(c->split_unit[bins], (uint32_t)c->unit_count);
     /* the order of add between items that share a moved body */
     for (size_t p = 0; p < n; p++)
         for (size_t q = p + 1u; q < n; q++)
@@ -321,9 +333,9 @@ static void check_sequential_lanes(const vx_contact_colors *c, const graph *g)
 
 /* Every invariant of the sequential order: the islands (reference_islands)
  * in bins of consecutive islands (by first item) of at least
- * max(VX_ISLAND_BIN_MIN, n / VX_ISLAND_BINS) items but the last, one bin per
- * unit of one parallel range, a bin's items in the order of add; one serial
- * range in the order of add when that makes one bin. */
+ * max(VX_ISLAND_BIN_MIN, n / VX_ISLAND_BINS) items but the last, in lanes
+ * bin by bin (check_sequential_lanes), one parallel range; one serial range
+ * when that makes one bin. */
 static void check_sequential(const vx_contact_colors *c, const graph *g)
 {
     if (g->count == 0) {
@@ -349,29 +361,14 @@ static void check_sequential(const vx_contact_colors *c, const graph *g)
         }
     }
     if (filled > 0) bins++;
-    if (bins < 2u) {
-        check_tiling(c, g);
-        cr_assert(c->lanes, "one serial range goes in lanes");
-        cr_assert_eq(c->range_count, 1u);
-        cr_assert(c->ranges[0].serial);
-        check_sequential_lanes(c, g);
-    } else {
-        cr_assert_not(c->lanes, "a bin is not a unit of lanes");
-        check_tiling_units(c, g, n);
-        cr_assert_eq(c->range_count, 1u);
-        cr_assert_not(c->ranges[0].serial, "several bins of islands are one parallel range");
-        cr_assert_eq(c->unit_count, bins);
-        for (size_t u = 0; u < c->unit_count; u++) {
-            size_t prev = 0;
-            for (size_t p = c->unit_start[u]; p < c->unit_start[u + 1]; p++) {
-                size_t k = (size_t)(item_of(g, c->order[p]) - g->items);
-                cr_assert_eq(bin[island[k]], u, "position %zu: its island belongs to bin %zu, not %zu", p,
-                             bin[island[k]], u);
-                if (p > c->unit_start[u]) cr_assert_gt(k, prev, "a bin's items in the order of add");
-                prev = k;
-            }
-        }
-    }
+    check_tiling(c, g);
+    cr_assert_eq(c->range_count, 1u);
+    cr_assert_eq(c->ranges[0].serial, bins < 2u, "one bin is one serial range, several bins one parallel range");
+    size_t *bin_of = calloc(n, sizeof *bin_of);
+    cr_assert_not_null(bin_of);
+    for (size_t i = 0; i < n; i++) bin_of[i] = bins < 2u ? 0u : bin[island[i]];
+    check_sequential_lanes(c, g, bin_of, bins < 2u ? 1u : bins);
+    free(bin_of);
     free(bin);
     free(island);
 }
@@ -395,7 +392,7 @@ Test(physics_colors, islands_of_the_sequential_order_go_to_bins_whole)
     vx_contact_colors c;
     vx_contact_colors_init(&c);
     cr_assert_eq(run_colors(&c, &g, false), VX_OK);
-    cr_assert_gt(c.unit_count, 2u, "%zu constraints in %zu bins", g.count, c.unit_count);
+    cr_assert_gt(c.split_count, 2u, "%zu constraints in %zu bins", g.count, c.split_count);
     check_sequential(&c, &g);
     vx_contact_colors_free(&c);
     graph_free(&g);

@@ -294,12 +294,12 @@ Test(physics_threads, separate_stacks_are_identical_for_every_thread_count_color
     compare_all_options(SCENE_STACKS, VX_SOLVER_ORDER_COLORED);
 }
 
-/* The sequential order's two ways of running on one thread give the same
- * bytes: separate stacks in bins of 8 constraints are solved one constraint
- * after the other in the order of add (the scalar code); in one bin, the
- * whole order is one serial range in SIMD lanes (contact_color.h), whose
- * units hold the constraints of several stacks side by side. */
-static void compare_lanes_with_order_of_add(int substeps)
+/* The sequential order in SIMD lanes (contact_color.h) gives the bytes of
+ * the order of add solved one constraint after the other by the scalar code
+ * (the test hook): separate stacks, in bins of 8 constraints (on one thread:
+ * bin after bin) and in one bin, whose units hold the constraints of
+ * several stacks side by side. */
+static void compare_lanes_with_order_of_add(int substeps, size_t bin_min)
 {
     scene s[2];
     vx_test_stepper st[2];
@@ -312,9 +312,10 @@ static void compare_lanes_with_order_of_add(int substeps)
     }
     size_t contacts = 0;
     for (int k = 1; k <= STEPS; k++) {
-        vx_contact_colors_set_island_bin_min(8u); /* bins: the scalar code */
+        vx_contact_colors_set_island_bin_min(bin_min);
+        vx_contact_colors_set_lanes(false); /* the order of add, scalar */
         vx_test_step(s[0].w, &st[0]);
-        vx_contact_colors_set_island_bin_min((size_t)1 << 30); /* one bin: lanes */
+        vx_contact_colors_set_lanes(true);
         vx_test_step(s[1].w, &st[1]);
         contacts += st[0].report.count;
         assert_same_state(&s[0], &st[0], &s[1], &st[1], substeps == 1 ? "lanes, 1 substep" : "lanes, 4 substeps", k);
@@ -329,8 +330,10 @@ static void compare_lanes_with_order_of_add(int substeps)
 
 Test(physics_threads, sequential_lanes_give_the_bytes_of_the_order_of_add)
 {
-    compare_lanes_with_order_of_add(1);
-    compare_lanes_with_order_of_add(4);
+    compare_lanes_with_order_of_add(1, 8u);
+    compare_lanes_with_order_of_add(4, 8u);
+    compare_lanes_with_order_of_add(1, (size_t)1 << 30); /* one bin */
+    compare_lanes_with_order_of_add(4, (size_t)1 << 30);
 }
 
 Test(physics_threads, pyramid_is_identical_for_every_thread_count_sequential)

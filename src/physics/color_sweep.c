@@ -73,6 +73,10 @@ static void share_units(const vx_contact_colors *c, const vx_color_range *range,
     size_t first = c->unit_start[range->begin], last = c->unit_start[range->end];
     size_t pb, pe;
     vx_thread_share(last - first, t, threads, &pb, &pe);
+    if (c->split_count > 0) { /* bins of the sequential order: whole */
+        vx_contact_colors_split(c, first + pb, first + pe, b, e);
+        return;
+    }
     *b = unit_at(c, range->begin, range->end, first + pb);
     *e = unit_at(c, range->begin, range->end, first + pe);
 }

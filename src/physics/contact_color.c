@@ -17,6 +17,7 @@ void vx_contact_colors_free(vx_contact_colors *c)
     free(c->order);
     free(c->ranges);
     free(c->unit_start);
+    free(c->split_unit);
     free(c->ids);
     free(c->a);
     free(c->b);
@@ -60,6 +61,7 @@ vx_status vx_contact_colors_begin(vx_contact_colors *c, size_t max_items, size_t
     if (st == VX_OK && max_items + 1u > c->unit_capacity) {
         st = vx_grow_capacity(c->unit_capacity, max_items + 1u, 64u, sizeof *c->unit_start, &cap);
         VX_GROW_ARRAY(st, c->unit_start, cap);
+        VX_GROW_ARRAY(st, c->split_unit, cap);
         if (st == VX_OK) c->unit_capacity = cap;
     }
     if (st == VX_OK && body_count > c->body_capacity) {
@@ -197,50 +199,112 @@ static unsigned first_free(uint64_t used)
     return LEFTOVER;
 }
 
-/* One serial range with the results of the order of add, in lanes: an
- * item's step is one more than the highest step of the items before it that
- * share a moved body with it, and the items go by step (in the order of add
- * within a step), in units of up to VX_COLOR_UNIT items of one step. Items
- * of one step share no moved body, and every item still comes after the
- * items before it that share its bodies, so solving a unit's items side by
- * side in SIMD lanes gives the results of the order of add bit for bit. A
- * pyramid of 20 boxes a side is 590 items in 111 steps: 77 % of the lanes
- * filled. */
-static vx_status sequential(vx_contact_colors *c)
+/* The test hook: false puts the sequential order in the order of add, in
+ * units of one bin (or of VX_COLOR_UNIT positions when one bin), not in
+ * lanes. Results never depend on it. */
+static bool lanes_on = true;
+
+void vx_contact_colors_set_lanes(bool on) { lanes_on = on; }
+
+/* The order of add as one serial range (units of VX_COLOR_UNIT positions
+ * that may share bodies: not lanes); only with the test hook. */
+static vx_status order_of_add(vx_contact_colors *c)
+{
+    for (size_t i = 0; i < c->count; i++) c->order[i] = c->ids[i];
+    c->lanes = false;
+    vx_status st = add_range(c, 0u, (uint32_t)c->count, true, 0u, VX_COLOR_UNIT);
+    if (st != VX_OK) c->count = 0;
+    return st;
+}
+
+/* The first split (a bin's first unit) starting at or after position p. */
+static uint32_t split_at(const vx_contact_colors *c, size_t p)
+{
+    size_t lo = 0, hi = c->split_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2u;
+        if (c->unit_start[c->split_unit[mid]] < p)
+            lo = mid + 1u;
+        else
+            hi = mid;
+    }
+    return c->split_unit[lo];
+}
+
+void vx_contact_colors_split(const vx_contact_colors *c, size_t first, size_t last, size_t *b, size_t *e)
+{
+    *b = split_at(c, first);
+    *e = split_at(c, last);
+}
+
+/* The sequential order with the results of the order of add, in lanes.
+ * bin[i] (NULL: all 0) is item i's bin, bins share no moved body and go in
+ * turn. An item's step is one more than the highest step of the items
+ * before it that share a moved body with it; a bin's items go by step (in
+ * the order of add within a step), in units of up to VX_COLOR_UNIT items of
+ * one step. Items of one step share no moved body, and every item still
+ * comes after the items before it that share its bodies, so solving a
+ * unit's items side by side in SIMD lanes gives the results of the order of
+ * add bit for bit. A pyramid of 20 boxes a side is 590 items in 111 steps:
+ * 77 % of the lanes filled. One bin is one serial range; more are one
+ * parallel range that the threads split only where a bin starts. */
+static vx_status in_lanes(vx_contact_colors *c, const uint32_t *bin, uint32_t bins)
 {
     size_t n = c->count;
-    uint32_t *last = c->depth; /* per moved body: the step of its latest item */
+    /* scratch: the adjacency links, which the sequential order never reads */
+    uint32_t *by_step = c->next, *step = c->next + n;
+    uint32_t *last = c->depth; /* per moved body: the step after its latest item */
     for (size_t i = 0; i < n; i++) last[c->a[i]] = last[c->b[i]] = 0u;
-    uint32_t *step = c->by_level, steps = 0;
+    uint32_t steps = 0;
     for (size_t i = 0; i < n; i++) {
         uint32_t s = 0u;
         if (c->moved[i] & 1u) s = last[c->a[i]];
         if ((c->moved[i] & 2u) && last[c->b[i]] > s) s = last[c->b[i]];
-        step[i] = s; /* 0-based */
+        step[i] = s;
         if (c->moved[i] & 1u) last[c->a[i]] = s + 1u;
         if (c->moved[i] & 2u) last[c->b[i]] = s + 1u;
         if (s + 1u > steps) steps = s + 1u;
     }
-    vx_status st = reserve_cursor(c, (size_t)steps + 1u);
+    vx_status st = reserve_cursor(c, (size_t)(steps > bins ? steps : bins) + 1u);
     if (st != VX_OK) {
         c->count = 0;
         return st;
     }
-    /* counting sort by step, stable: cursor[s] becomes step s's start */
+    /* counting sorts, stable: by step, then by bin; order holds item
+     * indices until the units are cut */
     memset(c->cursor, 0, ((size_t)steps + 1u) * sizeof *c->cursor);
     for (size_t i = 0; i < n; i++) c->cursor[step[i] + 1u]++;
     for (uint32_t s = 1; s <= steps; s++) c->cursor[s] += c->cursor[s - 1u];
-    uint32_t first_unit = (uint32_t)c->unit_count;
-    for (uint32_t s = 0; s < steps; s++)
-        for (uint32_t p = c->cursor[s]; p < c->cursor[s + 1u]; p += VX_COLOR_UNIT) c->unit_start[c->unit_count++] = p;
+    for (size_t i = 0; i < n; i++) by_step[c->cursor[step[i]]++] = (uint32_t)i;
+    memset(c->cursor, 0, ((size_t)bins + 1u) * sizeof *c->cursor);
+    for (size_t i = 0; i < n; i++) c->cursor[(bin ? bin[i] : 0u) + 1u]++;
+    for (uint32_t k = 1; k <= bins; k++) c->cursor[k] += c->cursor[k - 1u];
+    for (size_t p = 0; p < n; p++) {
+        uint32_t i = by_step[p];
+        c->order[c->cursor[bin ? bin[i] : 0u]++] = i;
+    }
+    /* units: a new one at a bin's start, a step's start or after VX_COLOR_UNIT */
+    size_t unit_first = 0;
+    c->split_count = 0;
+    for (size_t p = 0; p < n; p++) {
+        uint32_t i = c->order[p], f = c->order[unit_first];
+        bool new_bin = p == 0 || (bin && bin[i] != bin[c->order[p - 1u]]);
+        if (new_bin || step[i] != step[f] || p - unit_first == VX_COLOR_UNIT) {
+            if (new_bin && bins > 1u) c->split_unit[c->split_count++] = (uint32_t)c->unit_count;
+            c->unit_start[c->unit_count++] = (uint32_t)p;
+            unit_first = p;
+        }
+    }
     c->unit_start[c->unit_count] = (uint32_t)n;
-    for (size_t i = 0; i < n; i++) c->order[c->cursor[step[i]]++] = c->ids[i];
-    st = push_range(c, first_unit, (uint32_t)c->unit_count, true, 0u);
+    if (bins > 1u) c->split_unit[c->split_count] = (uint32_t)c->unit_count; /* the end */
+    for (size_t p = 0; p < n; p++) c->order[p] = c->ids[c->order[p]];
+    c->lanes = true;
+    st = push_range(c, 0u, (uint32_t)c->unit_count, bins < 2u, 0u);
     if (st != VX_OK) {
         c->count = 0;
         c->unit_count = 0;
+        c->split_count = 0;
     }
-    c->lanes = true;
     return st;
 }
 
@@ -258,13 +322,13 @@ static uint32_t island_root(uint32_t *parent, uint32_t x)
  * directly or through others, are one island, and no two islands share a
  * body the solver moves, so the threads may solve islands apart. Islands
  * are gathered, in the order of their first items, into bins of at least
- * VX_ISLAND_BIN_MIN items (and of n / VX_ISLAND_BINS), a bin per unit, all
- * in one parallel range; a bin's items stay in the order of add, which
- * interleaves its islands (one island's items in a row would each wait for
- * the one before: a sphere column solved alone ran 30 % slower). Every item
- * still comes after the items before it that share its bodies, so the
- * results are those of the one serial range bit for bit. One bin: that
- * serial range. */
+ * VX_ISLAND_BIN_MIN items (and of n / VX_ISLAND_BINS), all in one parallel
+ * range that the threads split only between bins; a bin's items go in lanes
+ * (in_lanes), which interleaves its islands (one island's items in a row
+ * would each wait for the one before: a sphere column solved alone ran 30 %
+ * slower). Every item still comes after the items before it that share its
+ * bodies, so the results are those of the order of add bit for bit. One
+ * bin: one serial range. */
 static size_t island_bin_min = VX_ISLAND_BIN_MIN;
 
 void vx_contact_colors_set_island_bin_min(size_t items) { island_bin_min = items > 0 ? items : VX_ISLAND_BIN_MIN; }
@@ -311,8 +375,9 @@ static vx_status sequential_islands(vx_contact_colors *c)
         }
     }
     if (filled > 0) bins++;
-    if (bins < 2u) return sequential(c);
+    if (bins < 2u) return lanes_on ? in_lanes(c, NULL, 1u) : order_of_add(c);
     for (size_t i = 0; i < n; i++) c->by_level[i] = c->cursor[c->by_level[i] + 1u];
+    if (lanes_on) return in_lanes(c, c->by_level, bins);
     /* counting sort by bin, stable: cursor[k] becomes bin k's start */
     memset(c->cursor, 0, ((size_t)bins + 1u) * sizeof *c->cursor);
     for (size_t i = 0; i < n; i++) c->cursor[c->by_level[i] + 1u]++;
@@ -350,6 +415,7 @@ vx_status vx_contact_colors_end(vx_contact_colors *c, bool colored)
 static vx_status order_items(vx_contact_colors *c, bool colored)
 {
     size_t n = c->count;
+    c->split_count = 0;
     if (n == 0) return VX_OK;
     if (!colored) return sequential_islands(c);
     c->lanes = true;

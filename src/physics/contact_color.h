@@ -70,6 +70,11 @@ typedef struct {
      * body (SIMD lanes): the coloured order, and the sequential order when
      * it is one serial range; not its islands' bins */
     bool lanes;
+    /* the sequential order's bins: the threads split its parallel range
+     * only at these units, bin k's first (split_unit[split_count]: the end);
+     * split_count 0: at any unit */
+    uint32_t *split_unit;
+    size_t split_count;
     size_t unit_capacity;
     /* scratch */
     size_t capacity, range_capacity, body_capacity;
@@ -108,5 +113,12 @@ vx_status vx_contact_colors_end(vx_contact_colors *c, bool colored);
 /* For tests, whose scenes are small: bins of at least `items` constraints
  * instead of VX_ISLAND_BIN_MIN (0: that again). Results never depend on it. */
 void vx_contact_colors_set_island_bin_min(size_t items);
+/* For tests: false puts the sequential order in the order of add, solved by
+ * the scalar code, not in lanes (true again: lanes). Results never depend on
+ * it: the tests compare the two. */
+void vx_contact_colors_set_lanes(bool on);
+/* Positions [first, last) of a parallel range rounded up to split units
+ * (split_count > 0): the units [*b, *e) of a thread's share. */
+void vx_contact_colors_split(const vx_contact_colors *c, size_t first, size_t last, size_t *b, size_t *e);
 
 #endif
