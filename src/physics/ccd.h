@@ -36,6 +36,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/thread_pool.h"
+
 #include "physics/broadphase.h"
 #include "physics/solver_body.h"
 #include "voltex/collide.h"
@@ -106,8 +108,9 @@ void vx_ccd_scratch_free(vx_ccd_scratch *s);
  * times their closing speed beyond speculative_distance (slower, what the
  * linear contacts miss is a few millimetres, the position passes' work).
  * Deterministic (pairs in order, the earliest time per body wins).
+ * The bodies' reaches are found on pool's threads (NULL: one thread).
  * VX_ERR_NOMEM if the scratch cannot grow (bodies then unchanged). */
 vx_status vx_ccd_limit_motion(vx_ccd_scratch *s, vx_solver_bodies *bodies, const vx_broadphase_pair_list *pairs,
-                              float speculative_distance, float h);
+                              float speculative_distance, float h, vx_thread_pool *pool);
 
 #endif

@@ -6,6 +6,7 @@
 
 #include "physics/ccd.h"
 #include "common/grow.h"
+#include "physics/color_sweep.h"
 #include "physics/time_of_impact.h"
 
 void vx_ccd_scratch_init(vx_ccd_scratch *s) { memset(s, 0, sizeof *s); }
@@ -121,8 +122,32 @@ static float core_impact(const vx_solver_bodies *bodies, uint32_t d, uint32_t o,
     return t > 0.0f ? t : h; /* a core that touches at once (a body sunk past half its size): left alone */
 }
 
+typedef struct {
+    vx_ccd_scratch *s;
+    const vx_solver_bodies *bodies;
+    float h;
+} reach_job;
+
+/* Each body's reach in h, the time it may move (h) and its kind: every body
+ * writes its own slots, split between the threads. */
+static void reach_range(void *arg, size_t begin, size_t end)
+{
+    reach_job *job = arg;
+    vx_ccd_scratch *s = job->s;
+    const vx_solver_bodies *bodies = job->bodies;
+    for (size_t i = begin; i < end; i++) {
+        const vx_body_velocity *vel = &bodies->velocity[i];
+        float r = bodies->info[i].sweep_radius;
+        float reach = vx_vec3_length(vel->v);
+        if (r > 0.0f) reach += vx_vec3_length(vel->w) * r;
+        s->reach[i] = bodies->info[i].asleep ? 0.0f : job->h * reach;
+        s->time[i] = job->h;
+        s->kind[i] = kind_of(&bodies->info[i]);
+    }
+}
+
 vx_status vx_ccd_limit_motion(vx_ccd_scratch *s, vx_solver_bodies *bodies, const vx_broadphase_pair_list *pairs,
-                              float speculative_distance, float h)
+                              float speculative_distance, float h, vx_thread_pool *pool)
 {
     /* m a pair must be able to close in h to be swept; below the inset it
      * cannot get the inset deeper at all */
@@ -131,17 +156,10 @@ vx_status vx_ccd_limit_motion(vx_ccd_scratch *s, vx_solver_bodies *bodies, const
     if (st != VX_OK) return st;
     /* A pair closes at most as fast as its two surfaces move: pairs of slow
      * bodies are passed over without looking at them. */
+    reach_job job = {s, bodies, h};
+    vx_parallel_for(pool, bodies->count, reach_range, &job);
     bool any_fast = false;
-    for (size_t i = 0; i < bodies->count; i++) {
-        const vx_body_velocity *vel = &bodies->velocity[i];
-        float r = bodies->info[i].sweep_radius;
-        float reach = vx_vec3_length(vel->v);
-        if (r > 0.0f) reach += vx_vec3_length(vel->w) * r;
-        s->reach[i] = bodies->info[i].asleep ? 0.0f : h * reach;
-        s->time[i] = h;
-        s->kind[i] = kind_of(&bodies->info[i]);
-        any_fast = any_fast || s->reach[i] > 0.5f * fast;
-    }
+    for (size_t i = 0; i < bodies->count && !any_fast; i++) any_fast = s->reach[i] > 0.5f * fast;
     if (!any_fast) return VX_OK;
     bool any = false;
     for (size_t p = 0; p < pairs->count; p++) {

@@ -146,3 +146,40 @@ void vx_parallel_for(vx_thread_pool *pool, size_t n, vx_item_range_fn fn, void *
     loop l = {n, fn, arg};
     vx_thread_pool_run(vx_parallel_pool(pool, n), loop_thread, &l);
 }
+
+typedef struct {
+    vx_thread_pool *pool;
+    size_t n;
+    vx_item_count_fn count;
+    vx_item_offset_fn set;
+    void *arg;
+    size_t sums[VX_SWEEP_MAX_THREADS];
+} offsets_job;
+
+static void offsets_thread(void *ctx, int t, int threads)
+{
+    offsets_job *job = ctx;
+    size_t b, e, sum = 0;
+    vx_thread_share(job->n, t, threads, &b, &e);
+    for (size_t i = b; i < e; i++) sum += job->count(job->arg, i);
+    job->sums[t] = sum;
+    vx_thread_pool_barrier(job->pool);
+    size_t offset = 0;
+    for (int k = 0; k < t; k++) offset += job->sums[k];
+    for (size_t i = b; i < e; i++) {
+        job->set(job->arg, i, offset);
+        offset += job->count(job->arg, i);
+    }
+}
+
+size_t vx_parallel_offsets(vx_thread_pool *pool, size_t n, vx_item_count_fn count, vx_item_offset_fn set, void *arg)
+{
+    pool = vx_parallel_pool(pool, n);
+    if (vx_thread_pool_size(pool) > VX_SWEEP_MAX_THREADS) pool = NULL; /* more than sums has room for */
+    int threads = vx_thread_pool_size(pool);
+    offsets_job job = {.pool = pool, .n = n, .count = count, .set = set, .arg = arg};
+    vx_thread_pool_run(pool, offsets_thread, &job);
+    size_t total = 0;
+    for (int k = 0; k < threads; k++) total += job.sums[k];
+    return total;
+}

@@ -15,6 +15,9 @@
 #ifndef VOLTEX_PHYSICS_COLOR_SWEEP_H
 #define VOLTEX_PHYSICS_COLOR_SWEEP_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "common/thread_pool.h"
 #include "physics/contact_color.h"
 
@@ -35,6 +38,15 @@ void vx_color_sweep(vx_thread_pool *pool, const vx_contact_colors *colors, int p
  * items: each must touch only its own data). */
 typedef void (*vx_item_range_fn)(void *arg, size_t begin, size_t end);
 void vx_parallel_for(vx_thread_pool *pool, size_t n, vx_item_range_fn fn, void *arg);
+
+/* Running offsets over items [0, n): set(arg, i, o) with o the sum of
+ * count(arg, j) for j < i; returns the sum over all n. The threads each sum
+ * a share, then write theirs from the shares before: the same offsets for
+ * any split. For arrays of offsets (each item's first row) whose counts sit
+ * far apart in memory. */
+typedef uint32_t (*vx_item_count_fn)(const void *arg, size_t i);
+typedef void (*vx_item_offset_fn)(void *arg, size_t i, size_t offset);
+size_t vx_parallel_offsets(vx_thread_pool *pool, size_t n, vx_item_count_fn count, vx_item_offset_fn set, void *arg);
 
 /* The pool a loop over n items runs on: pool, or NULL (the calling thread
  * alone) below the loop minimum. For stages that run their own

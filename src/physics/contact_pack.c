@@ -111,6 +111,17 @@ static void pack_velocity_range(void *arg, size_t begin, size_t end)
     }
 }
 
+static uint32_t solved_points(const void *arg, size_t j)
+{
+    const vx_contact_solver *s = arg;
+    return (uint32_t)s->constraints[s->colors.order[j]].count;
+}
+
+static void set_hot_first(void *arg, size_t j, size_t offset)
+{
+    ((vx_contact_solver *)arg)->hot[j].first = (uint32_t)offset;
+}
+
 /* Colours the constraints and fills the packed arrays in colour order;
  * *solved is the number of solved constraints. */
 vx_status vx_contact_solver_pack(vx_contact_solver *s, const vx_solver_bodies *bodies, size_t *solved)
@@ -124,11 +135,7 @@ vx_status vx_contact_solver_pack(vx_contact_solver *s, const vx_solver_bodies *b
                              sizeof *s->hot_velocity);
     if (st != VX_OK) return st;
     size_t n = s->colors.count;
-    uint32_t rows = 0;
-    for (size_t j = 0; j < n; j++) {
-        s->hot[j].first = rows;
-        rows += (uint32_t)s->constraints[s->colors.order[j]].count;
-    }
+    vx_parallel_offsets(s->pool, n, solved_points, set_hot_first, s);
     pack_job job = {s, bodies};
     vx_parallel_for(s->pool, n, pack_range, &job);
     vx_parallel_for(s->pool, bodies->count, pack_velocity_range, &job);

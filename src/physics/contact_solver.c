@@ -291,20 +291,34 @@ static void prepare_range(void *arg, size_t begin, size_t end)
     }
 }
 
+typedef struct {
+    vx_contact_solver *s;
+    const vx_manifold_detector *d;
+} first_job;
+
+static uint32_t manifold_points(const void *arg, size_t i)
+{
+    return (uint32_t)((const first_job *)arg)->d->items[i].manifold.count;
+}
+
+static void set_first(void *arg, size_t i, size_t offset)
+{
+    ((first_job *)arg)->s->constraints[i].first = (uint32_t)offset;
+}
+
 vx_status vx_contact_solver_prepare(vx_contact_solver *s, const vx_manifold_detector *d,
                                     const vx_solver_bodies *bodies, const vx_contact_cache *cache,
                                     const vx_physics_config *config, float h)
 {
     s->count = 0;
     s->point_count = 0;
-    size_t points = 0;
-    for (size_t i = 0; i < d->count; i++) points += (size_t)d->items[i].manifold.count;
-    vx_status st = reserve(s, d->count, points);
+    vx_status st = reserve(s, d->count, 0u);
     if (st != VX_OK) return st;
-    for (size_t i = 0; i < d->count; i++) {
-        s->constraints[i].first = (uint32_t)s->point_count;
-        s->point_count += (size_t)d->items[i].manifold.count;
-    }
+    first_job fj = {s, d};
+    size_t points = vx_parallel_offsets(s->pool, d->count, manifold_points, set_first, &fj);
+    st = reserve(s, d->count, points);
+    if (st != VX_OK) return st;
+    s->point_count = points;
     s->count = d->count;
     prepare_job job = {s, d, bodies, cache, config, h};
     vx_parallel_for(s->pool, d->count, prepare_range, &job);

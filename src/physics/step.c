@@ -213,7 +213,7 @@ static vx_status substep(struct vx_step_state *st, const vx_physics_config *conf
     vx_solver_bodies_integrate_positions(bodies, h, st->active);
     lap(st, STAGE_INTEGRATE);
     /* fast bodies that the solve set turning stop where they first touch (ccd.h) */
-    s = vx_ccd_limit_motion(&st->ccd, bodies, pairs, config->speculative_distance, h);
+    s = vx_ccd_limit_motion(&st->ccd, bodies, pairs, config->speculative_distance, h, st->active);
     if (s != VX_OK) return s;
     lap(st, STAGE_OTHER);
     vx_contact_solver_solve_positions(&st->solver, bodies, config);
@@ -250,7 +250,7 @@ static vx_status substepped(struct vx_step_state *st, const vx_physics_config *c
         lap(st, STAGE_SOLVER);
         vx_solver_bodies_integrate_positions(bodies, h, st->active);
         lap(st, STAGE_INTEGRATE);
-        s = vx_ccd_limit_motion(&st->ccd, bodies, pairs, config->speculative_distance, h);
+        s = vx_ccd_limit_motion(&st->ccd, bodies, pairs, config->speculative_distance, h, st->active);
         if (s != VX_OK) return s;
         lap(st, STAGE_OTHER);
         vx_contact_substep_relax(&st->solver, bodies, h, VX_SUBSTEP_RELAX_ITERATIONS);
