@@ -1,8 +1,8 @@
 /* The packed arrays of the contact solver (see contact_solver.h): the solve
- * order (contact_color.h), the constraints and rows copied in that order
- * into aligned 4-float vectors (contact_velocity.c iterates over them), the
- * impulses and velocities copied back, and the coloured order's SIMD blocks
- * (contact_wide.h). */
+ * order (contact_color.h), the constraints copied in that order into aligned
+ * 4-float vectors (contact_velocity.c iterates over them, and over the rows
+ * where prepare wrote them), the velocities copied there and back, and the
+ * SIMD blocks of an order in lanes (contact_wide.h). */
 #include "physics/contact_solver.h"
 
 #include <stdlib.h>
@@ -12,9 +12,7 @@
 #include "physics/color_sweep.h"
 #include "physics/contact_wide.h"
 
-/* An aligned array of at least n items of size bytes, reused when big enough;
- * its contents are not kept when it grows. */
-static vx_status reserve_aligned(void **items, size_t *capacity, size_t n, size_t size)
+vx_status vx_contact_solver_reserve_aligned(void **items, size_t *capacity, size_t n, size_t size)
 {
     if (n <= *capacity && *items) return VX_OK;
     size_t cap;
@@ -38,26 +36,6 @@ static void put3(float out[4], vx_vec3 v)
 
 static vx_vec3 get3(const float in[4]) { return vx_vec3_make(in[0], in[1], in[2]); }
 
-static void pack_row(vx_contact_hot_row *h, const vx_contact_row *r)
-{
-    put3(h->ra_n, r->ra_n);
-    put3(h->rb_n, r->rb_n);
-    put3(h->ia_n, r->ia_n);
-    put3(h->ib_n, r->ib_n);
-    for (int k = 0; k < 2; k++) {
-        put3(h->ra_t[k], r->ra_t[k]);
-        put3(h->rb_t[k], r->rb_t[k]);
-        put3(h->ia_t[k], r->ia_t[k]);
-        put3(h->ib_t[k], r->ib_t[k]);
-        h->tangent_mass[k] = r->tangent_mass[k];
-        h->tangent_impulse[k] = r->tangent_impulse[k];
-    }
-    h->normal_mass = r->normal_mass;
-    h->bias = r->bias;
-    h->normal_impulse = r->normal_impulse;
-    h->pad = 0.0f;
-}
-
 /* The solve order: every solved constraint, coloured by the bodies the
  * solver moves (inv_mass > 0). */
 static vx_status color_constraints(vx_contact_solver *s, size_t body_count, bool colored)
@@ -77,7 +55,7 @@ typedef struct {
     const vx_solver_bodies *bodies;
 } pack_job;
 
-/* hot[j] and its rows from constraint order[j]; hot[j].first is set. */
+/* hot[j] from constraint order[j]. */
 static void pack_range(void *arg, size_t begin, size_t end)
 {
     pack_job *job = arg;
@@ -85,7 +63,6 @@ static void pack_range(void *arg, size_t begin, size_t end)
     for (size_t j = begin; j < end; j++) {
         const vx_contact_constraint *c = &s->constraints[s->colors.order[j]];
         vx_contact_hot_constraint *h = &s->hot[j];
-        uint32_t first = h->first;
         memset(h, 0, sizeof *h);
         put3(h->n, c->n);
         put3(h->t1, c->t1);
@@ -95,10 +72,8 @@ static void pack_range(void *arg, size_t begin, size_t end)
         h->friction = c->friction;
         h->a = c->a;
         h->b = c->b;
-        h->first = first;
+        h->first = c->first;
         h->count = (uint32_t)c->count;
-        h->source = c->first;
-        for (uint32_t k = 0; k < h->count; k++) pack_row(&s->hot_rows[first + k], &s->rows[c->first + k]);
     }
 }
 
@@ -111,35 +86,19 @@ static void pack_velocity_range(void *arg, size_t begin, size_t end)
     }
 }
 
-static uint32_t solved_points(const void *arg, size_t j)
-{
-    const vx_contact_solver *s = arg;
-    return (uint32_t)s->constraints[s->colors.order[j]].count;
-}
-
-static void set_hot_first(void *arg, size_t j, size_t offset)
-{
-    ((vx_contact_solver *)arg)->hot[j].first = (uint32_t)offset;
-}
-
-/* Colours the constraints and fills the packed arrays in colour order;
- * *solved is the number of solved constraints. */
-vx_status vx_contact_solver_pack(vx_contact_solver *s, const vx_solver_bodies *bodies, size_t *solved)
+/* Colours the constraints and packs them and the velocities in colour order. */
+vx_status vx_contact_solver_pack(vx_contact_solver *s, const vx_solver_bodies *bodies)
 {
     vx_status st = color_constraints(s, bodies->count, s->colored);
-    if (st == VX_OK) st = reserve_aligned((void **)&s->hot, &s->hot_capacity, s->count, sizeof *s->hot);
     if (st == VX_OK)
-        st = reserve_aligned((void **)&s->hot_rows, &s->hot_row_capacity, s->point_count, sizeof *s->hot_rows);
+        st = vx_contact_solver_reserve_aligned((void **)&s->hot, &s->hot_capacity, s->count, sizeof *s->hot);
     if (st == VX_OK)
-        st = reserve_aligned((void **)&s->hot_velocity, &s->hot_velocity_capacity, bodies->count,
-                             sizeof *s->hot_velocity);
+        st = vx_contact_solver_reserve_aligned((void **)&s->hot_velocity, &s->hot_velocity_capacity, bodies->count,
+                                               sizeof *s->hot_velocity);
     if (st != VX_OK) return st;
-    size_t n = s->colors.count;
-    vx_parallel_offsets(s->pool, n, solved_points, set_hot_first, s);
     pack_job job = {s, bodies};
-    vx_parallel_for(s->pool, n, pack_range, &job);
+    vx_parallel_for(s->pool, s->colors.count, pack_range, &job);
     vx_parallel_for(s->pool, bodies->count, pack_velocity_range, &job);
-    *solved = n;
     return VX_OK;
 }
 
@@ -147,28 +106,6 @@ typedef struct {
     const vx_contact_solver *s;
     vx_solver_bodies *bodies;
 } unpack_job;
-
-static void unpack_impulses_range(void *arg, size_t begin, size_t end)
-{
-    const vx_contact_solver *s = ((const unpack_job *)arg)->s;
-    for (size_t i = begin; i < end; i++) {
-        const vx_contact_hot_constraint *h = &s->hot[i];
-        for (uint32_t k = 0; k < h->count; k++) {
-            const vx_contact_hot_row *hr = &s->hot_rows[h->first + k];
-            vx_contact_row *r = &s->rows[h->source + k];
-            r->normal_impulse = hr->normal_impulse;
-            r->tangent_impulse[0] = hr->tangent_impulse[0];
-            r->tangent_impulse[1] = hr->tangent_impulse[1];
-        }
-    }
-}
-
-/* Each packed constraint writes its own rows back: split between the threads. */
-void vx_contact_solver_unpack_impulses(const vx_contact_solver *s, size_t solved)
-{
-    unpack_job job = {s, NULL};
-    vx_parallel_for(s->pool, solved, unpack_impulses_range, &job);
-}
 
 /* Only dynamic bodies are pushed (the others have zero inverse mass). */
 static void unpack_velocity_range(void *arg, size_t begin, size_t end)
@@ -182,9 +119,8 @@ static void unpack_velocity_range(void *arg, size_t begin, size_t end)
     }
 }
 
-void vx_contact_solver_unpack(const vx_contact_solver *s, size_t solved, vx_solver_bodies *bodies)
+void vx_contact_solver_unpack(const vx_contact_solver *s, vx_solver_bodies *bodies)
 {
-    vx_contact_solver_unpack_impulses(s, solved);
     unpack_job job = {s, bodies};
     vx_parallel_for(s->pool, bodies->count, unpack_velocity_range, &job);
 }
@@ -214,7 +150,7 @@ vx_status vx_contact_solver_reserve_blocks(vx_contact_solver *s)
         bytes += vx_contact_wide_block_size(points);
     }
     s->block_offset[units] = bytes;
-    return reserve_aligned((void **)&s->block_arena, &s->arena_capacity, bytes ? bytes : 16u, 1u);
+    return vx_contact_solver_reserve_aligned((void **)&s->block_arena, &s->arena_capacity, bytes ? bytes : 16u, 1u);
 }
 
 void vx_contact_solver_load_blocks(vx_contact_solver *s, size_t unit_begin, size_t unit_end)
@@ -226,7 +162,7 @@ void vx_contact_solver_load_blocks(vx_contact_solver *s, size_t unit_begin, size
         size_t first = s->colors.unit_start[u], last = s->colors.unit_start[u + 1u];
         for (size_t j = first; j < last; j++) {
             lanes[j - first] = &s->hot[j];
-            rows[j - first] = &s->hot_rows[s->hot[j].first];
+            rows[j - first] = &s->rows[s->hot[j].first];
         }
         vx_contact_wide_load(vx_contact_solver_block(s, u), lanes, rows);
     }
@@ -238,7 +174,7 @@ void vx_contact_solver_store_blocks(vx_contact_solver *s, size_t unit_begin, siz
         if (vx_contact_solver_unit_single(s, u)) continue;
         vx_contact_hot_row *rows[VX_CONTACT_WIDE_LANES] = {NULL, NULL, NULL, NULL};
         size_t first = s->colors.unit_start[u], last = s->colors.unit_start[u + 1u];
-        for (size_t j = first; j < last; j++) rows[j - first] = &s->hot_rows[s->hot[j].first];
+        for (size_t j = first; j < last; j++) rows[j - first] = &s->rows[s->hot[j].first];
         vx_contact_wide_store_impulses(vx_contact_solver_block(s, u), rows);
     }
 }

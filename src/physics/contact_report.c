@@ -73,7 +73,7 @@ static void store_constraint(const vx_contact_solver *s, const vx_solver_bodies 
     vx_entity ea = bodies->info[c->a].entity;
     vx_entity eb = bodies->info[c->b].entity;
     for (int k = 0; k < c->count; k++) {
-        const vx_contact_row *r = &s->rows[c->first + (uint32_t)k];
+        const vx_contact_hot_row *r = &s->rows[c->first + (uint32_t)k];
         const vx_contact_anchor *an = &s->anchors[c->first + (uint32_t)k];
         vx_contact_cache_entry *e = &out[k];
         memset(e, 0, sizeof *e);
@@ -96,8 +96,10 @@ static void store_constraint(const vx_contact_solver *s, const vx_solver_bodies 
             const vx_body_velocity *va = &bodies->velocity[c->a];
             const vx_body_velocity *vb = &bodies->velocity[c->b];
             e->pending_velocity = an->velocity;
-            e->pending_after = vx_vec3_dot(vx_vec3_sub(vb->v, va->v), c->n) + vx_vec3_dot(vb->w, r->rb_n) -
-                               vx_vec3_dot(va->w, r->ra_n);
+            vx_vec3 ra_n = vx_vec3_make(r->ra_n[0], r->ra_n[1], r->ra_n[2]);
+            vx_vec3 rb_n = vx_vec3_make(r->rb_n[0], r->rb_n[1], r->rb_n[2]);
+            e->pending_after = vx_vec3_dot(vx_vec3_sub(vb->v, va->v), c->n) + vx_vec3_dot(vb->w, rb_n) -
+                               vx_vec3_dot(va->w, ra_n);
         }
     }
 }

@@ -50,7 +50,6 @@ void vx_contact_solver_free(vx_contact_solver *s)
     free(s->rows);
     free(s->anchors);
     free(s->hot);
-    free(s->hot_rows);
     free(s->hot_velocity);
     free(s->block_arena);
     free(s->block_offset);
@@ -70,11 +69,12 @@ static vx_status reserve(vx_contact_solver *s, size_t constraints, size_t points
         if (st == VX_OK) s->capacity = cap;
     }
     if (st == VX_OK && points > s->point_capacity) {
-        st = vx_grow_capacity(s->point_capacity, points, 256u, sizeof *s->rows, &cap);
-        VX_GROW_ARRAY(st, s->rows, cap);
+        st = vx_grow_capacity(s->point_capacity, points, 256u, sizeof *s->anchors, &cap);
         VX_GROW_ARRAY(st, s->anchors, cap);
         if (st == VX_OK) s->point_capacity = cap;
     }
+    if (st == VX_OK)
+        st = vx_contact_solver_reserve_aligned((void **)&s->rows, &s->row_capacity, points, sizeof *s->rows);
     return st;
 }
 
@@ -146,32 +146,45 @@ static void inertia_columns(const vx_body_mass *m, vx_v4 c[3])
 
 static vx_vec3 to_vec3(vx_v4 a) { return vx_vec3_make(vx_v4_x(a), vx_v4_y(a), vx_v4_z(a)); }
 
+/* x, y, z of a, pad lane +0 */
+static void store3(float out[4], vx_v4 a)
+{
+    vx_vec3 v = to_vec3(a);
+    out[0] = v.x;
+    out[1] = v.y;
+    out[2] = v.z;
+    out[3] = 0.0f;
+}
+
 /* The angular parts of one row along direction d and its effective mass,
  * in 4-float registers: the same operations in the same order as
  * vx_vec3_cross, vx_mat3_mul_vec3 and vx_vec3_dot, so the same bits. */
 static float setup_row(const vx_contact_constraint *c, const vx_v4 ia[3], const vx_v4 ib[3], vx_v4 ra, vx_v4 rb,
-                       vx_vec3 d, vx_vec3 *ra_d, vx_vec3 *rb_d, vx_vec3 *ia_d, vx_vec3 *ib_d)
+                       vx_vec3 d, float ra_d[4], float rb_d[4], float ia_d[4], float ib_d[4])
 {
     vx_v4 dv = vx_v4_make3(d.x, d.y, d.z);
     vx_v4 rad = vx_v4_cross3(ra, dv), rbd = vx_v4_cross3(rb, dv);
     vx_v4 iad = vx_v4_mat3_columns_mul(ia, rad), ibd = vx_v4_mat3_columns_mul(ib, rbd);
-    *ra_d = to_vec3(rad);
-    *rb_d = to_vec3(rbd);
-    *ia_d = to_vec3(iad);
-    *ib_d = to_vec3(ibd);
+    store3(ra_d, rad);
+    store3(rb_d, rbd);
+    store3(ia_d, iad);
+    store3(ib_d, ibd);
     float k = c->inv_mass_a + c->inv_mass_b + vx_v4_dot3(rad, iad) + vx_v4_dot3(rbd, ibd);
     return inverse_or_zero(k);
 }
 
+static vx_vec3 get3(const float in[4]) { return vx_vec3_make(in[0], in[1], in[2]); }
+
 static inline float point_velocity_along(const vx_body_velocity *va, const vx_body_velocity *vb, vx_vec3 d,
-                                         vx_vec3 ra_d, vx_vec3 rb_d)
+                                         const float ra_d[4], const float rb_d[4])
 {
-    return vx_vec3_dot(vx_vec3_sub(vb->v, va->v), d) + vx_vec3_dot(vb->w, rb_d) - vx_vec3_dot(va->w, ra_d);
+    return vx_vec3_dot(vx_vec3_sub(vb->v, va->v), d) + vx_vec3_dot(vb->w, get3(rb_d)) -
+           vx_vec3_dot(va->w, get3(ra_d));
 }
 
 static void prepare_point(vx_contact_constraint *c, const vx_manifold_point *mp, const vx_solver_bodies *bodies,
                           const vx_contact_cache_entry *cached, float restitution, const vx_physics_config *config,
-                          float h, vx_contact_row *row, vx_contact_anchor *anchor)
+                          float h, vx_contact_hot_row *row, vx_contact_anchor *anchor)
 {
     const vx_body_pose *pa = &bodies->pose[c->a];
     const vx_body_pose *pb = &bodies->pose[c->b];
@@ -194,11 +207,10 @@ static void prepare_point(vx_contact_constraint *c, const vx_manifold_point *mp,
     inertia_columns(ma, ia);
     inertia_columns(mb, ib);
     vx_v4 ra4 = vx_v4_make3(ra.x, ra.y, ra.z), rb4 = vx_v4_make3(rb.x, rb.y, rb.z);
-    row->normal_mass = setup_row(c, ia, ib, ra4, rb4, c->n, &row->ra_n, &row->rb_n, &row->ia_n, &row->ib_n);
+    row->normal_mass = setup_row(c, ia, ib, ra4, rb4, c->n, row->ra_n, row->rb_n, row->ia_n, row->ib_n);
     const vx_vec3 t[2] = {c->t1, c->t2};
     for (int k = 0; k < 2; k++)
-        row->tangent_mass[k] =
-            setup_row(c, ia, ib, ra4, rb4, t[k], &row->ra_t[k], &row->rb_t[k], &row->ia_t[k], &row->ib_t[k]);
+        row->tangent_mass[k] = setup_row(c, ia, ib, ra4, rb4, t[k], row->ra_t[k], row->rb_t[k], row->ia_t[k], row->ib_t[k]);
 
     float vn0 = point_velocity_along(va, vb, c->n, row->ra_n, row->rb_n);
     float sep = 0.0f - mp->depth;

@@ -22,21 +22,23 @@
 #include "physics/solver_body.h"
 #include "voltex/physics.h"
 
-/* One point's three constraint rows, with the angular Jacobians and their
- * images under the inverse inertia precomputed (the solve loop then touches
- * velocities and this row only). Normal n and tangents t1, t2 are the
- * constraint's. */
+/* One point's three constraint rows (normal, two tangents), with the
+ * angular Jacobians and their images under the inverse inertia precomputed
+ * (the solve loop then touches velocities and this row only), as 16-byte
+ * aligned 4-float vectors, pad lanes +0: what the scalar solve loads in one
+ * instruction and the SIMD blocks transpose (contact_wide.c). Normal n and
+ * tangents t1, t2 are the constraint's. */
 typedef struct {
-    vx_vec3 ra_n, rb_n; /* rA x n, rB x n */
-    vx_vec3 ia_n, ib_n; /* IA^-1 (rA x n), IB^-1 (rB x n) */
-    float normal_mass;  /* 1 / K, kg */
-    float bias;         /* m/s: the normal velocity the row enforces at least */
+    _Alignas(16) float ra_n[4]; /* rA x n */
+    float rb_n[4];              /* rB x n */
+    float ia_n[4], ib_n[4];     /* IA^-1 (rA x n), IB^-1 (rB x n) */
+    float ra_t[2][4], rb_t[2][4], ia_t[2][4], ib_t[2][4];
+    float normal_mass; /* 1 / K, kg */
+    float bias;        /* m/s: the normal velocity the row enforces at least */
     float normal_impulse;
-    vx_vec3 ra_t[2], rb_t[2];
-    vx_vec3 ia_t[2], ib_t[2];
-    float tangent_mass[2];
-    float tangent_impulse[2];
-} vx_contact_row;
+    float tangent_mass[2], tangent_impulse[2];
+    float pad; /* != 0: a soft row (the substepped solve) */
+} vx_contact_hot_row;
 
 /* What the position passes, the cache and the report need of a point. */
 typedef struct {
@@ -64,28 +66,18 @@ typedef struct {
     float friction;
 } vx_contact_constraint;
 
-/* The velocity iterations' packed copy of a solved constraint and of its
- * rows (contact_velocity.c): 16-byte aligned 4-float vectors, pad lanes 0,
- * everything an iteration reads and nothing else. */
+/* The velocity iterations' packed copy of a solved constraint
+ * (contact_velocity.c): 16-byte aligned 4-float vectors, pad lanes 0,
+ * everything an iteration reads of it and nothing else. */
 typedef struct {
     _Alignas(16) float n[4];
     float t1[4];
     float t2[4];
     float inv_mass_a, inv_mass_b, friction;
     uint32_t a, b;  /* body slots */
-    uint32_t first;  /* hot_rows[first .. first + count) */
+    uint32_t first; /* its points: rows and anchors [first .. first + count) */
     uint32_t count;
-    uint32_t source; /* the first of its points in rows / anchors */
 } vx_contact_hot_constraint;
-
-typedef struct {
-    _Alignas(16) float ra_n[4];
-    float rb_n[4], ia_n[4], ib_n[4];
-    float ra_t[2][4], rb_t[2][4], ia_t[2][4], ib_t[2][4];
-    float normal_mass, bias, normal_impulse;
-    float tangent_mass[2], tangent_impulse[2];
-    float pad;
-} vx_contact_hot_row;
 
 typedef struct {
     _Alignas(16) float v[4];
@@ -106,10 +98,10 @@ typedef struct {
     vx_contact_constraint *constraints;
     size_t count;
     size_t capacity;
-    vx_contact_row *rows;
+    vx_contact_hot_row *rows; /* aligned */
     vx_contact_anchor *anchors;
     size_t point_count;
-    size_t point_capacity;
+    size_t point_capacity, row_capacity;
     /* the solve order: the solved constraints by colour (contact_color.h);
      * hot[j] is constraints[colors.order[j]] */
     vx_contact_colors colors;
@@ -126,14 +118,11 @@ typedef struct {
     /* the velocity iterations' packed arrays (aligned, reused) */
     vx_contact_hot_constraint *hot;
     size_t hot_capacity;
-    vx_contact_hot_row *hot_rows;
-    size_t hot_row_capacity;
     vx_contact_hot_velocity *hot_velocity;
     size_t hot_velocity_capacity;
-    /* substeps > 1 (contact_substep.c): the packed constraints solved, each
-     * point's start separation, world arms and impulse summed over the
-     * substeps, and the bodies' positions at the start of the step */
-    size_t hot_solved;
+    /* substeps > 1 (contact_substep.c): each point's start separation,
+     * world arms and impulse summed over the substeps, and the bodies'
+     * positions at the start of the step */
     /* the coloured order's velocity passes of the step so far: the points
      * of a manifold (and the colours of a level) go forwards in even
      * passes, backwards in odd ones, across substeps, so that one
@@ -155,7 +144,7 @@ void vx_contact_solver_free(vx_contact_solver *s);
 vx_status vx_contact_solver_prepare(vx_contact_solver *s, const vx_manifold_detector *d,
                                     const vx_solver_bodies *bodies, const vx_contact_cache *cache,
                                     const vx_physics_config *config, float h);
-/* On packed copies of the rows and velocities (contact_velocity.c), colour
+/* On the rows and packed copies of the velocities (contact_velocity.c), colour
  * by colour: the warm-start impulses applied (when warm_start), then
  * iterations passes of friction then normal rows over every constraint.
  * VX_ERR_NOMEM if the packed arrays cannot grow (nothing is changed then). */
@@ -200,19 +189,21 @@ void vx_contact_substep_end(vx_contact_solver *s, const vx_solver_bodies *bodies
  * carry the summed impulses, for vx_contact_solver_report. */
 void vx_contact_substep_finish(vx_contact_solver *s, vx_solver_bodies *bodies, const vx_physics_config *config);
 
-/* Shared with contact_substep.c (contact_pack.c): the solve order and
- * the packed arrays filled from the rows and velocities in that order, and
- * the packed impulses copied back. */
-vx_status vx_contact_solver_pack(vx_contact_solver *s, const vx_solver_bodies *bodies, size_t *solved);
-void vx_contact_solver_unpack_impulses(const vx_contact_solver *s, size_t solved);
-/* The impulses, and the velocities of the bodies the solver moves. */
-void vx_contact_solver_unpack(const vx_contact_solver *s, size_t solved, vx_solver_bodies *bodies);
+/* Shared with contact_substep.c and contact_solver.c (contact_pack.c): the
+ * solve order and the packed constraints and velocities in that order (the
+ * rows are solved where prepare wrote them), the velocities of the bodies
+ * the solver moves copied back, and an aligned array of at least n items of
+ * size bytes, reused when big enough (its contents are not kept when it
+ * grows). */
+vx_status vx_contact_solver_pack(vx_contact_solver *s, const vx_solver_bodies *bodies);
+void vx_contact_solver_unpack(const vx_contact_solver *s, vx_solver_bodies *bodies);
+vx_status vx_contact_solver_reserve_aligned(void **items, size_t *capacity, size_t n, size_t size);
 /* The SIMD blocks of an order in lanes (colors.lanes; contact_pack.c):
  * room for one per unit of two or more constraints, units [begin, end)
- * loaded from the packed rows (targets and accumulated impulses), and their
- * impulses stored back into the packed rows (all units split between the
+ * loaded from the rows (targets and accumulated impulses), and their
+ * impulses stored back into the rows (all units split between the
  * threads). A unit of one constraint has no block: it is solved on its
- * packed rows by the scalar code, which does the same operations (four lanes
+ * rows by the scalar code, which does the same operations (four lanes
  * for one constraint cost more than the scalar solve: a stack of boxes is
  * one constraint per step of the sequential order). */
 vx_status vx_contact_solver_reserve_blocks(vx_contact_solver *s);

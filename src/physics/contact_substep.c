@@ -66,7 +66,7 @@ vx_status vx_contact_substep_begin(vx_contact_solver *s, const vx_solver_bodies 
     vx_status st = grow((void **)&s->substep_points, &s->substep_point_capacity, s->point_count,
                         sizeof *s->substep_points);
     if (st == VX_OK) st = grow((void **)&s->start_x, &s->start_x_capacity, bodies->count, sizeof *s->start_x);
-    if (st == VX_OK) st = vx_contact_solver_pack(s, bodies, &s->hot_solved);
+    if (st == VX_OK) st = vx_contact_solver_pack(s, bodies);
     if (st == VX_OK && s->colors.lanes) st = vx_contact_solver_reserve_blocks(s);
     if (st != VX_OK) return st;
     /* the coloured order's blocks hold the impulses from here to the end */
@@ -110,8 +110,8 @@ static void update_targets(vx_contact_solver *s, const vx_solver_bodies *bodies,
     vx_vec3 na = vx_quat_rotate(vx_quat_conjugate(pa->q), n);
     vx_vec3 nb = vx_quat_rotate(vx_quat_conjugate(pb->q), n);
     for (uint32_t k = 0; k < c->count; k++) {
-        vx_contact_hot_row *r = &s->hot_rows[c->first + k];
-        const vx_contact_substep_point *p = &s->substep_points[c->source + k];
+        vx_contact_hot_row *r = &s->rows[c->first + k];
+        const vx_contact_substep_point *p = &s->substep_points[c->first + k];
         float sep = p->base + moved + vx_vec3_dot(nb, p->local_b) - vx_vec3_dot(na, p->local_a);
         r->pad = 0.0f;
         if (sep > 0.0f) {
@@ -163,7 +163,7 @@ static void warm_start(vx_contact_solver *s, const vx_solver_bodies *bodies, siz
     vx_contact_hot_velocity *vel = s->hot_velocity;
     update_targets(s, bodies, i, inv_h, true, bias_rate);
     const vx_contact_hot_constraint *c = &s->hot[i];
-    vx_contact_hot_row *rows = &s->hot_rows[c->first];
+    vx_contact_hot_row *rows = &s->rows[c->first];
     if (!warm_starting) {
         for (uint32_t k = 0; k < c->count; k++) {
             rows[k].normal_impulse = 0.0f;
@@ -211,7 +211,7 @@ static void add_totals_range(void *arg, size_t unit_begin, size_t unit_end)
         for (size_t i = first; i < stop; i++) {
             const vx_contact_hot_constraint *c = &s->hot[i];
             for (uint32_t k = 0; k < c->count; k++)
-                s->substep_points[c->source + k].total +=
+                s->substep_points[c->first + k].total +=
                     vx_contact_wide_normal_impulse(vx_contact_solver_block(s, u), (int)(i - first), (int)k);
         }
     }
@@ -225,7 +225,7 @@ static void set_block_targets(vx_contact_solver *s, const vx_solver_bodies *bodi
     size_t first = s->colors.unit_start[u], stop = s->colors.unit_start[u + 1u];
     for (size_t i = first; i < stop; i++) {
         update_targets(s, bodies, i, inv_h, push, bias_rate);
-        const vx_contact_hot_row *rows = &s->hot_rows[s->hot[i].first];
+        const vx_contact_hot_row *rows = &s->rows[s->hot[i].first];
         for (uint32_t k = 0; k < s->hot[i].count; k++)
             vx_contact_wide_set_target(vx_contact_solver_block(s, u), (int)(i - first), (int)k, rows[k].bias, rows[k].pad != 0.0f);
     }
@@ -250,7 +250,7 @@ static float solve_range(void *arg, size_t unit_begin, size_t unit_end, int pass
                 if (pass == 0)
                     warm_start(s, job->bodies, i, job->warm_starting, job->inv_h, job->bias_rate);
                 else
-                    vx_contact_solver_solve_packed(&s->hot[i], &s->hot_rows[s->hot[i].first], s->hot_velocity,
+                    vx_contact_solver_solve_packed(&s->hot[i], &s->rows[s->hot[i].first], s->hot_velocity,
                                                    backwards, job->mass_scale, job->impulse_scale);
             }
         } else if (pass == 0) {
@@ -298,12 +298,12 @@ static float relax_range(void *arg, size_t unit_begin, size_t unit_end, int pass
         }
         for (size_t i = s->colors.unit_start[u]; i < s->colors.unit_start[u + 1u]; i++) {
             const vx_contact_hot_constraint *c = &s->hot[i];
-            vx_contact_hot_row *rows = &s->hot_rows[c->first];
+            vx_contact_hot_row *rows = &s->rows[c->first];
             if (pass == 0) update_targets(s, job->bodies, i, job->inv_h, false, 0.0f);
             vx_contact_solver_solve_packed(c, rows, s->hot_velocity, backwards, 1.0f, 0.0f);
             if (last)
                 for (uint32_t k = 0; k < c->count; k++)
-                    s->substep_points[c->source + k].total += rows[k].normal_impulse;
+                    s->substep_points[c->first + k].total += rows[k].normal_impulse;
         }
     }
     return 0.0f;
@@ -323,7 +323,6 @@ void vx_contact_substep_end(vx_contact_solver *s, const vx_solver_bodies *bodies
 {
     (void)bodies;
     if (s->colors.lanes) vx_contact_solver_store_all_blocks(s);
-    vx_contact_solver_unpack_impulses(s, s->hot_solved);
 }
 
 void vx_contact_substep_finish(vx_contact_solver *s, vx_solver_bodies *bodies, const vx_physics_config *config)
@@ -335,22 +334,22 @@ void vx_contact_substep_finish(vx_contact_solver *s, vx_solver_bodies *bodies, c
         vx_body_velocity *va = &bodies->velocity[c->a];
         vx_body_velocity *vb = &bodies->velocity[c->b];
         for (int k = 0; k < c->count; k++) {
-            vx_contact_row *r = &s->rows[c->first + (uint32_t)k];
+            vx_contact_hot_row *r = &s->rows[c->first + (uint32_t)k];
             const vx_contact_anchor *an = &s->anchors[c->first + (uint32_t)k];
             vx_contact_substep_point *p = &s->substep_points[c->first + (uint32_t)k];
             if (e > 0.0f && an->approach < -config->restitution_threshold && p->total > 0.0f) {
-                float vn = vx_vec3_dot(vx_vec3_sub(vb->v, va->v), c->n) + vx_vec3_dot(vb->w, r->rb_n) -
-                           vx_vec3_dot(va->w, r->ra_n);
+                float vn = vx_vec3_dot(vx_vec3_sub(vb->v, va->v), c->n) + vx_vec3_dot(vb->w, get3(r->rb_n)) -
+                           vx_vec3_dot(va->w, get3(r->ra_n));
                 float lambda = (0.0f - e * an->approach - vn) * r->normal_mass;
                 if (lambda > 0.0f) {
                     vx_vec3 imp = vx_vec3_scale(c->n, lambda);
                     if (c->inv_mass_a > 0.0f) {
                         va->v = vx_vec3_sub(va->v, vx_vec3_scale(imp, c->inv_mass_a));
-                        va->w = vx_vec3_sub(va->w, vx_vec3_scale(r->ia_n, lambda));
+                        va->w = vx_vec3_sub(va->w, vx_vec3_scale(get3(r->ia_n), lambda));
                     }
                     if (c->inv_mass_b > 0.0f) {
                         vb->v = vx_vec3_add(vb->v, vx_vec3_scale(imp, c->inv_mass_b));
-                        vb->w = vx_vec3_add(vb->w, vx_vec3_scale(r->ib_n, lambda));
+                        vb->w = vx_vec3_add(vb->w, vx_vec3_scale(get3(r->ib_n), lambda));
                     }
                     p->total += lambda;
                 }

@@ -1,12 +1,12 @@
 /* The velocity iterations of the contact solver (see contact_solver.h and
  * the conventions at the top of contact_solver.c).
  *
- * The iterations run on packed copies (contact_pack.c): the solved
- * constraints' directions, masses and body slots, their rows with every
- * Jacobian as an aligned 4-float vector, and the bodies' (v, w) as aligned
- * vectors by slot. They
- * are filled before the first pass and the impulses and velocities copied
- * back after the last, so the passes touch nothing else and go through no
+ * The iterations run on the rows (every Jacobian an aligned 4-float vector,
+ * as prepare wrote them) and on packed copies (contact_pack.c): the solved
+ * constraints' directions, masses and body slots, and the bodies' (v, w) as
+ * aligned vectors by slot. The copies are filled before the first pass and
+ * the velocities copied back after the last, so the passes touch nothing
+ * else and go through no
  * branch on the kind of body: a static or kinematic body has zero inverse
  * mass and inverse inertia, its velocity does not change and is not copied
  * back. Every operation is the one the row-by-row formulas do, in the same
@@ -194,7 +194,7 @@ static float velocity_range_wide(velocity_job *job, size_t unit_begin, size_t un
             size_t begin, end;
             vx_color_positions(&s->colors, unit_begin, unit_end, &begin, &end);
             for (size_t i = begin; i < end; i++)
-                warm_start_constraint(&s->hot[i], &s->hot_rows[s->hot[i].first], s->hot_velocity);
+                warm_start_constraint(&s->hot[i], &s->rows[s->hot[i].first], s->hot_velocity);
         }
         vx_contact_solver_load_blocks(s, unit_begin, unit_end);
         return 0.0f;
@@ -203,7 +203,7 @@ static float velocity_range_wide(velocity_job *job, size_t unit_begin, size_t un
     for (size_t u = unit_begin; u < unit_end; u++) {
         if (vx_contact_solver_unit_single(s, u)) {
             size_t i = s->colors.unit_start[u];
-            solve_constraint(&s->hot[i], &s->hot_rows[s->hot[i].first], s->hot_velocity, backwards);
+            solve_constraint(&s->hot[i], &s->rows[s->hot[i].first], s->hot_velocity, backwards);
         } else {
             vx_contact_wide_solve(vx_contact_solver_block(s, u), s->hot_velocity, backwards, 1.0f, 0.0f);
         }
@@ -221,7 +221,7 @@ static float velocity_range(void *arg, size_t unit_begin, size_t unit_end, int p
     if (job->warm_start) {
         if (pass == 0) {
             for (size_t i = begin; i < end; i++)
-                warm_start_constraint(&s->hot[i], &s->hot_rows[s->hot[i].first], s->hot_velocity);
+                warm_start_constraint(&s->hot[i], &s->rows[s->hot[i].first], s->hot_velocity);
             return 0.0f;
         }
         pass--;
@@ -233,15 +233,14 @@ static float velocity_range(void *arg, size_t unit_begin, size_t unit_end, int p
      * (a 10-box stack swayed 13 cm; alternating, 2 mm). */
     bool backwards = (pass & 1) != 0;
     for (size_t i = begin; i < end; i++)
-        solve_constraint(&s->hot[i], &s->hot_rows[s->hot[i].first], s->hot_velocity, backwards);
+        solve_constraint(&s->hot[i], &s->rows[s->hot[i].first], s->hot_velocity, backwards);
     return 0.0f;
 }
 
 vx_status vx_contact_solver_solve_velocities(vx_contact_solver *s, vx_solver_bodies *bodies, bool warm_start,
                                              int iterations)
 {
-    size_t solved = 0;
-    vx_status st = vx_contact_solver_pack(s, bodies, &solved);
+    vx_status st = vx_contact_solver_pack(s, bodies);
     if (st != VX_OK) return st;
     velocity_job job = {s, warm_start};
     if (s->colors.lanes) {
@@ -254,6 +253,6 @@ vx_status vx_contact_solver_solve_velocities(vx_contact_solver *s, vx_solver_bod
         vx_color_sweep(s->pool, &s->colors, iterations + (warm_start ? 1 : 0), warm_start ? 1u : 0u, velocity_range,
                        &job, INFINITY);
     }
-    vx_contact_solver_unpack(s, solved, bodies);
+    vx_contact_solver_unpack(s, bodies);
     return VX_OK;
 }
