@@ -297,8 +297,8 @@ Test(physics_threads, separate_stacks_are_identical_for_every_thread_count_color
 /* The sequential order in SIMD lanes (contact_color.h) gives the bytes of
  * the order of add solved one constraint after the other by the scalar code
  * (the test hook): separate stacks, in bins of 8 constraints (on one thread:
- * bin after bin) and in one bin, whose units hold the constraints of
- * several stacks side by side. */
+ * bin after bin, each in lanes) and in one bin, whose units hold the
+ * constraints of several stacks side by side. */
 static void compare_lanes_with_order_of_add(int substeps, size_t bin_min)
 {
     scene s[2];

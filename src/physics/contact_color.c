@@ -199,9 +199,9 @@ static unsigned first_free(uint64_t used)
     return LEFTOVER;
 }
 
-/* The test hook: false puts the sequential order in the order of add, in
- * units of one bin (or of VX_COLOR_UNIT positions when one bin), not in
- * lanes. Results never depend on it. */
+/* The test hook: false puts the sequential order in the order of add, one
+ * serial range not in lanes (solved by the scalar code). Results never
+ * depend on it. */
 static bool lanes_on = true;
 
 void vx_contact_colors_set_lanes(bool on) { lanes_on = on; }
@@ -335,6 +335,7 @@ void vx_contact_colors_set_island_bin_min(size_t items) { island_bin_min = items
 
 static vx_status sequential_islands(vx_contact_colors *c)
 {
+    if (!lanes_on) return order_of_add(c);
     size_t n = c->count;
     uint32_t *parent = c->queue; /* per body: its island's union-find parent */
     for (size_t i = 0; i < n; i++) {
@@ -375,23 +376,9 @@ static vx_status sequential_islands(vx_contact_colors *c)
         }
     }
     if (filled > 0) bins++;
-    if (bins < 2u) return lanes_on ? in_lanes(c, NULL, 1u) : order_of_add(c);
+    if (bins < 2u) return in_lanes(c, NULL, 1u);
     for (size_t i = 0; i < n; i++) c->by_level[i] = c->cursor[c->by_level[i] + 1u];
-    if (lanes_on) return in_lanes(c, c->by_level, bins);
-    /* counting sort by bin, stable: cursor[k] becomes bin k's start */
-    memset(c->cursor, 0, ((size_t)bins + 1u) * sizeof *c->cursor);
-    for (size_t i = 0; i < n; i++) c->cursor[c->by_level[i] + 1u]++;
-    for (uint32_t k = 1; k <= bins; k++) c->cursor[k] += c->cursor[k - 1u];
-    for (uint32_t k = 0; k <= bins; k++) c->unit_start[k] = c->cursor[k];
-    c->unit_count = bins;
-    c->lanes = false; /* a unit is a bin */
-    for (size_t i = 0; i < n; i++) c->order[c->cursor[c->by_level[i]]++] = c->ids[i];
-    vx_status st = push_range(c, 0u, bins, false, 0u);
-    if (st != VX_OK) {
-        c->count = 0;
-        c->unit_count = 0;
-    }
-    return st;
+    return in_lanes(c, c->by_level, bins);
 }
 
 static vx_status order_items(vx_contact_colors *c, bool colored);
