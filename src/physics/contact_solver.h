@@ -92,6 +92,7 @@ typedef struct {
      * n . (dxB - dxA) + (qB^-1 n) . local_b - (qA^-1 n) . local_a */
     float base;
     float total; /* N*s: normal impulse summed over the substeps (and restitution) */
+    float sep;   /* m: the separation at the last targets (contact_substep.c) */
 } vx_contact_substep_point;
 
 typedef struct {
@@ -130,6 +131,9 @@ typedef struct {
      * every substep forwards, as it always has) */
     unsigned passes;
     vx_contact_substep_point *substep_points;
+    /* the points' sep are those of the poses now (the relax found them and
+     * nothing has moved a body since): the next substep's targets use them */
+    bool separations_current;
     size_t substep_point_capacity;
     vx_vec3 *start_x;
     size_t start_x_capacity;
@@ -180,8 +184,11 @@ void vx_contact_substep_solve(vx_contact_solver *s, vx_solver_bodies *bodies, fl
                               const vx_physics_config *config);
 /* After the substep's positions: iterations passes without the push-out
  * (only the speculative targets, from the new poses), which take back the
- * velocity the push-out gave; the impulses are summed for the report. */
-void vx_contact_substep_relax(vx_contact_solver *s, vx_solver_bodies *bodies, float h, int iterations);
+ * velocity the push-out gave; the impulses are summed for the report.
+ * poses_kept: no body moves before the next substep's solve (no position
+ * passes), which then takes the separations found here. */
+void vx_contact_substep_relax(vx_contact_solver *s, vx_solver_bodies *bodies, float h, int iterations,
+                              bool poses_kept);
 void vx_contact_substep_end(vx_contact_solver *s, const vx_solver_bodies *bodies);
 /* After the cache is stored: restitution once per step (Box2D v3's scheme):
  * a point that approached faster than config->restitution_threshold at the

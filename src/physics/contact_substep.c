@@ -72,6 +72,7 @@ vx_status vx_contact_substep_begin(vx_contact_solver *s, const vx_solver_bodies 
     /* the coloured order's blocks hold the impulses from here to the end */
     if (s->colors.lanes) vx_parallel_for(s->pool, s->colors.unit_count, load_blocks_range, s);
     s->passes = 0;
+    s->separations_current = false;
     for (size_t i = 0; i < bodies->count; i++) s->start_x[i] = bodies->pose[i].x;
     for (size_t i = 0; i < s->count; i++) {
         const vx_contact_constraint *c = &s->constraints[i];
@@ -95,11 +96,9 @@ vx_status vx_contact_substep_begin(vx_contact_solver *s, const vx_solver_bodies 
     return VX_OK;
 }
 
-/* The targets of constraint i's rows from their separations now. With push
- * (the biased passes), a penetrating point is soft and pushed out; without
- * (relax), only the speculative target remains. */
-static void update_targets(vx_contact_solver *s, const vx_solver_bodies *bodies, size_t i, float inv_h, bool push,
-                           float bias_rate)
+/* The separations of constraint i's points from the poses now (kept in
+ * sep). */
+static void find_separations(vx_contact_solver *s, const vx_solver_bodies *bodies, size_t i)
 {
     const vx_contact_hot_constraint *c = &s->hot[i];
     const vx_body_pose *pa = &bodies->pose[c->a];
@@ -110,9 +109,23 @@ static void update_targets(vx_contact_solver *s, const vx_solver_bodies *bodies,
     vx_vec3 na = vx_quat_rotate(vx_quat_conjugate(pa->q), n);
     vx_vec3 nb = vx_quat_rotate(vx_quat_conjugate(pb->q), n);
     for (uint32_t k = 0; k < c->count; k++) {
+        vx_contact_substep_point *p = &s->substep_points[c->first + k];
+        p->sep = p->base + moved + vx_vec3_dot(nb, p->local_b) - vx_vec3_dot(na, p->local_a);
+    }
+}
+
+/* The targets of constraint i's rows from their separations now (found
+ * again unless the last relax's still hold). With push (the biased passes),
+ * a penetrating point is soft and pushed out; without (relax), only the
+ * speculative target remains. */
+static void update_targets(vx_contact_solver *s, const vx_solver_bodies *bodies, size_t i, float inv_h, bool push,
+                           float bias_rate)
+{
+    if (!s->separations_current) find_separations(s, bodies, i);
+    const vx_contact_hot_constraint *c = &s->hot[i];
+    for (uint32_t k = 0; k < c->count; k++) {
         vx_contact_hot_row *r = &s->rows[c->first + k];
-        const vx_contact_substep_point *p = &s->substep_points[c->first + k];
-        float sep = p->base + moved + vx_vec3_dot(nb, p->local_b) - vx_vec3_dot(na, p->local_a);
+        float sep = s->substep_points[c->first + k].sep;
         r->pad = 0.0f;
         if (sep > 0.0f) {
             r->bias = (0.0f - sep) * inv_h;
@@ -201,7 +214,7 @@ static void warm_start(vx_contact_solver *s, const vx_solver_bodies *bodies, siz
     }
 }
 
-/* The coloured order: the relax's impulses summed, after its last pass. */
+/* An order in lanes: the relax's impulses summed, after its last pass. */
 static void add_totals_range(void *arg, size_t unit_begin, size_t unit_end)
 {
     vx_contact_solver *s = arg;
@@ -217,7 +230,7 @@ static void add_totals_range(void *arg, size_t unit_begin, size_t unit_end)
     }
 }
 
-/* The coloured order: unit u's targets from the poses now (update_targets),
+/* An order in lanes: unit u's targets from the poses now (update_targets),
  * into its block. */
 static void set_block_targets(vx_contact_solver *s, const vx_solver_bodies *bodies, size_t u, float inv_h, bool push,
                               float bias_rate)
@@ -278,6 +291,7 @@ void vx_contact_substep_solve(vx_contact_solver *s, vx_solver_bodies *bodies, fl
     substep_job job = {s, bodies, config->warm_starting, 1.0f / h, omega / a1, a2 * a3, a3, iterations, s->passes};
     vx_parallel_for(s->pool, bodies->count, load_velocity_range, &job);
     vx_color_sweep(s->pool, &s->colors, iterations + 1, s->passes + 1u, solve_range, &job, INFINITY);
+    s->separations_current = false; /* the positions move next */
     if (s->colored) s->passes += (unsigned)(iterations > 0 ? iterations : 0);
     vx_parallel_for(s->pool, bodies->count, store_velocity_range, &job);
 }
@@ -309,13 +323,16 @@ static float relax_range(void *arg, size_t unit_begin, size_t unit_end, int pass
     return 0.0f;
 }
 
-void vx_contact_substep_relax(vx_contact_solver *s, vx_solver_bodies *bodies, float h, int iterations)
+void vx_contact_substep_relax(vx_contact_solver *s, vx_solver_bodies *bodies, float h, int iterations,
+                              bool poses_kept)
 {
     substep_job job = {s, bodies, false, 1.0f / h, 0.0f, 1.0f, 0.0f, iterations, s->passes};
     vx_parallel_for(s->pool, bodies->count, load_velocity_range, &job);
     vx_color_sweep(s->pool, &s->colors, iterations, s->passes, relax_range, &job, INFINITY);
     if (s->colors.lanes && iterations > 0) vx_parallel_for(s->pool, s->colors.unit_count, add_totals_range, s);
     if (s->colored) s->passes += (unsigned)(iterations > 0 ? iterations : 0);
+    /* pass 0 found every point's separation from the poses now */
+    s->separations_current = poses_kept && iterations > 0;
     vx_parallel_for(s->pool, bodies->count, store_velocity_range, &job);
 }
 

@@ -516,26 +516,3 @@ void vx_contact_wide_store_impulses(const vx_contact_wide_block *w, vx_contact_h
         }
     }
 }
-
-static bool solves(const vx_contact_wide_block *w, int lane, int point)
-{
-    return lane >= 0 && lane < 4 && point >= 0 && (uint32_t)point < w->count[lane];
-}
-
-void vx_contact_wide_set_target(vx_contact_wide_block *w, int lane, int point, float bias, bool soft)
-{
-    if (!solves(w, lane, point)) return;
-    w->points[point].normal.bias[lane] = bias;
-    w->points[point].normal.soft[lane] = soft ? 0xffffffffu : 0u;
-}
-
-float vx_contact_wide_normal_impulse(const vx_contact_wide_block *w, int lane, int point)
-{
-    return solves(w, lane, point) ? w->points[point].normal.normal_impulse[lane] : 0.0f;
-}
-
-float vx_contact_wide_tangent_impulse(const vx_contact_wide_block *w, int lane, int point, int tangent)
-{
-    if (!solves(w, lane, point) || !(w->has_friction & (1u << lane)) || tangent < 0 || tangent > 1) return 0.0f;
-    return w->points[point].friction.tangent_impulse[tangent][lane];
-}

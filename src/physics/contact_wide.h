@@ -116,13 +116,35 @@ void vx_contact_wide_store_impulses(const vx_contact_wide_block *w, vx_contact_h
 void vx_contact_wide_warm_start(const vx_contact_wide_block *w, vx_contact_hot_velocity *vel);
 /* Every accumulated impulse of the block set to 0 (warm starting off). */
 void vx_contact_wide_clear_impulses(vx_contact_wide_block *w);
+/* Inline: the substepped solve calls them for every point of every
+ * substep. */
+static inline bool vx_contact_wide_solves(const vx_contact_wide_block *w, int lane, int point)
+{
+    return lane >= 0 && lane < 4 && point >= 0 && (uint32_t)point < w->count[lane];
+}
+
 /* A point's target: bias in m/s (the normal velocity enforced at least) and
- * soft (the hot row's pad != 0: scaled by mass_scale, relaxed by
+ * soft (the row's pad != 0: scaled by mass_scale, relaxed by
  * impulse_scale). Points the lane does not solve are ignored. */
-void vx_contact_wide_set_target(vx_contact_wide_block *w, int lane, int point, float bias, bool soft);
+static inline void vx_contact_wide_set_target(vx_contact_wide_block *w, int lane, int point, float bias, bool soft)
+{
+    if (!vx_contact_wide_solves(w, lane, point)) return;
+    w->points[point].normal.bias[lane] = bias;
+    w->points[point].normal.soft[lane] = soft ? 0xffffffffu : 0u;
+}
+
 /* The block's accumulated impulses of a point the lane solves (0 for other
  * points, and tangent impulses of a lane without friction). */
-float vx_contact_wide_normal_impulse(const vx_contact_wide_block *w, int lane, int point);
-float vx_contact_wide_tangent_impulse(const vx_contact_wide_block *w, int lane, int point, int tangent);
+static inline float vx_contact_wide_normal_impulse(const vx_contact_wide_block *w, int lane, int point)
+{
+    return vx_contact_wide_solves(w, lane, point) ? w->points[point].normal.normal_impulse[lane] : 0.0f;
+}
+
+static inline float vx_contact_wide_tangent_impulse(const vx_contact_wide_block *w, int lane, int point, int tangent)
+{
+    if (!vx_contact_wide_solves(w, lane, point) || !(w->has_friction & (1u << lane)) || tangent < 0 || tangent > 1)
+        return 0.0f;
+    return w->points[point].friction.tangent_impulse[tangent][lane];
+}
 
 #endif

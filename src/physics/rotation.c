@@ -210,8 +210,9 @@ static dmat3 dm_from_quat(dquat q)
 /* Newton's method for the midpoint Lm of one substep of length h:
  *     G(Lm) = Lm - (L0 + exp(-h [W Lm]x) L0) / 2 = 0,   W = I^-1,
  *     G'(Lm) = 1 - (h/2) exp(v) [L0]x J(v) W,   v = -h W Lm,
- * from d(exp(v) u) = -exp(v) [u]x J(v) dv. Starts from Lm = L0. */
-static bool solve_midpoint(dvec3 l0, dvec3 inv_inertia, double h, dvec3 *lm_out)
+ * from d(exp(v) u) = -exp(v) [u]x J(v) dv. Starts from Lm = L0. Also gives
+ * exp(-h [W Lm]x) at the solution, which the step applies to L0. */
+static bool solve_midpoint(dvec3 l0, dvec3 inv_inertia, double h, dvec3 *lm_out, dmat3 *e_out)
 {
     double tolerance = VX_ROT_TOLERANCE * dv_length(l0);
     dvec3 lm = l0;
@@ -222,6 +223,7 @@ static bool solve_midpoint(dvec3 l0, dvec3 inv_inertia, double h, dvec3 *lm_out)
         if (!dv_is_finite(g)) return false;
         if (dv_length(g) <= tolerance) {
             *lm_out = lm;
+            *e_out = e; /* exp(-h [W Lm]x): the step's rotation of L */
             return true;
         }
         if (iteration == VX_ROT_NEWTON_ITERATIONS) break;
@@ -256,9 +258,9 @@ static void turn_about_momentum(dvec3 l, dquat *q, dvec3 inv_inertia, double h)
 static void advance(dvec3 *l, dquat *q, dvec3 inv_inertia, double h, int depth)
 {
     dvec3 lm;
-    if (solve_midpoint(*l, inv_inertia, h, &lm)) {
+    dmat3 e;
+    if (solve_midpoint(*l, inv_inertia, h, &lm, &e)) {
         dvec3 wm = dv_mul(inv_inertia, lm);
-        dmat3 e = dm_rotation(dv_scale(wm, -h));
         *l = dm_mul_vec(&e, *l);
         *q = dq_normalize(dq_mul(*q, dq_exp(dv_scale(wm, h))));
         return;
