@@ -118,6 +118,18 @@ static void find_separations(vx_contact_solver *s, const vx_solver_bodies *bodie
  * again unless the last relax's still hold). With push (the biased passes),
  * a penetrating point is soft and pushed out; without (relax), only the
  * speculative target remains. */
+static inline float target(float sep, float inv_h, bool push, float bias_rate, bool *soft)
+{
+    *soft = false;
+    if (sep > 0.0f) return (0.0f - sep) * inv_h;
+    if (push && sep < 0.0f) {
+        float b = (0.0f - bias_rate) * sep;
+        *soft = true;
+        return b < VX_SUBSTEP_MAX_PUSH ? b : VX_SUBSTEP_MAX_PUSH;
+    }
+    return 0.0f;
+}
+
 static void update_targets(vx_contact_solver *s, const vx_solver_bodies *bodies, size_t i, float inv_h, bool push,
                            float bias_rate)
 {
@@ -125,17 +137,9 @@ static void update_targets(vx_contact_solver *s, const vx_solver_bodies *bodies,
     const vx_contact_hot_constraint *c = &s->hot[i];
     for (uint32_t k = 0; k < c->count; k++) {
         vx_contact_hot_row *r = &s->rows[c->first + k];
-        float sep = s->substep_points[c->first + k].sep;
-        r->pad = 0.0f;
-        if (sep > 0.0f) {
-            r->bias = (0.0f - sep) * inv_h;
-        } else if (push && sep < 0.0f) {
-            float b = (0.0f - bias_rate) * sep;
-            r->bias = b < VX_SUBSTEP_MAX_PUSH ? b : VX_SUBSTEP_MAX_PUSH;
-            r->pad = 1.0f;
-        } else {
-            r->bias = 0.0f;
-        }
+        bool soft;
+        r->bias = target(s->substep_points[c->first + k].sep, inv_h, push, bias_rate, &soft);
+        r->pad = soft ? 1.0f : 0.0f;
     }
 }
 
@@ -230,17 +234,22 @@ static void add_totals_range(void *arg, size_t unit_begin, size_t unit_end)
     }
 }
 
-/* An order in lanes: unit u's targets from the poses now (update_targets),
- * into its block. */
+/* An order in lanes: unit u's targets from the poses now (as
+ * update_targets), straight into its block (the rows' targets are left as
+ * they are: the block is what is solved). */
 static void set_block_targets(vx_contact_solver *s, const vx_solver_bodies *bodies, size_t u, float inv_h, bool push,
                               float bias_rate)
 {
     size_t first = s->colors.unit_start[u], stop = s->colors.unit_start[u + 1u];
+    vx_contact_wide_block *w = vx_contact_solver_block(s, u);
     for (size_t i = first; i < stop; i++) {
-        update_targets(s, bodies, i, inv_h, push, bias_rate);
-        const vx_contact_hot_row *rows = &s->rows[s->hot[i].first];
-        for (uint32_t k = 0; k < s->hot[i].count; k++)
-            vx_contact_wide_set_target(vx_contact_solver_block(s, u), (int)(i - first), (int)k, rows[k].bias, rows[k].pad != 0.0f);
+        if (!s->separations_current) find_separations(s, bodies, i);
+        const vx_contact_hot_constraint *c = &s->hot[i];
+        for (uint32_t k = 0; k < c->count; k++) {
+            bool soft;
+            float bias = target(s->substep_points[c->first + k].sep, inv_h, push, bias_rate, &soft);
+            vx_contact_wide_set_target(w, (int)(i - first), (int)k, bias, soft);
+        }
     }
 }
 
