@@ -331,6 +331,45 @@ static void check_sequential_lanes(const vx_contact_colors *c, const graph *g, c
     free(step);
 }
 
+/* One bin's ranges: a step of at least VX_STEP_MIN_PARALLEL items is a
+ * parallel range of its own, the steps between such steps one serial range;
+ * levels strictly increase, so that no sweep reverses two ranges (the steps
+ * keep their order in every pass, for any number of threads). */
+static void check_step_ranges(const vx_contact_colors *c, const graph *g)
+{
+    /* each item's step, pair by pair (as check_sequential_lanes) */
+    size_t n = g->count;
+    size_t *step = calloc(n, sizeof *step);
+    cr_assert_not_null(step);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < i; j++)
+            if (share_moved_body(&g->items[i], &g->items[j]) && step[j] + 1u > step[i]) step[i] = step[j] + 1u;
+    for (size_t r = 0; r < c->range_count; r++) {
+        const vx_color_range *range = &c->ranges[r];
+        if (r > 0) cr_assert_gt(range->level, c->ranges[r - 1].level, "range %zu does not start a new level", r);
+        size_t first = c->unit_start[range->begin], last = c->unit_start[range->end];
+        size_t s0 = step[item_of(g, c->order[first]) - g->items];
+        size_t s1 = step[item_of(g, c->order[last - 1u]) - g->items];
+        if (!range->serial) {
+            cr_assert_eq(s0, s1, "a parallel range holds one step");
+            cr_assert_geq(last - first, (size_t)VX_STEP_MIN_PARALLEL);
+            /* and the whole step */
+            if (first > 0) cr_assert_neq(step[item_of(g, c->order[first - 1u]) - g->items], s0);
+            if (last < n) cr_assert_neq(step[item_of(g, c->order[last]) - g->items], s0);
+        } else {
+            /* its steps are all small */
+            for (size_t p = first; p < last;) {
+                size_t s = step[item_of(g, c->order[p]) - g->items], q = p;
+                while (q < last && step[item_of(g, c->order[q]) - g->items] == s) q++;
+                cr_assert_lt(q - p, (size_t)VX_STEP_MIN_PARALLEL, "a wide step in a serial range");
+                p = q;
+            }
+            if (r > 0) cr_assert_not(c->ranges[r - 1].serial, "serial ranges in a row are one");
+        }
+    }
+    free(step);
+}
+
 /* Every invariant of the sequential order: the islands (reference_islands)
  * in bins of consecutive islands (by first item) of at least
  * max(VX_ISLAND_BIN_MIN, n / VX_ISLAND_BINS) items but the last, in lanes
@@ -362,8 +401,12 @@ static void check_sequential(const vx_contact_colors *c, const graph *g)
     }
     if (filled > 0) bins++;
     check_tiling(c, g);
-    cr_assert_eq(c->range_count, 1u);
-    cr_assert_eq(c->ranges[0].serial, bins < 2u, "one bin is one serial range, several bins one parallel range");
+    if (bins < 2u) {
+        check_step_ranges(c, g);
+    } else {
+        cr_assert_eq(c->range_count, 1u);
+        cr_assert_not(c->ranges[0].serial, "several bins are one parallel range");
+    }
     size_t *bin_of = calloc(n, sizeof *bin_of);
     cr_assert_not_null(bin_of);
     for (size_t i = 0; i < n; i++) bin_of[i] = bins < 2u ? 0u : bin[island[i]];
@@ -530,6 +573,34 @@ Test(physics_colors, bodies_on_a_floor_are_one_parallel_colour)
     cr_assert_eq(c.ranges[0].level, 0u);
     cr_assert_eq(c.unit_count, (size_t)BODIES / VX_COLOR_UNIT);
     for (size_t p = 0; p < BODIES; p++) cr_assert_eq(c.order[p], g.items[p].id);
+    vx_contact_colors_free(&c);
+    graph_free(&g);
+}
+
+/* A row of 40 boxes on a floor, each touching the next: one island. In the
+ * sequential order the 40 floor contacts (added first) are one step, wide
+ * enough for the threads: a parallel range of 10 units; each box-box
+ * contact then waits for the one before (a chain of 39 steps of one):
+ * one serial range after it, at a higher level. */
+Test(physics_colors, sequential_wide_step_is_a_parallel_range_and_a_chain_one_serial_range)
+{
+    enum { BOXES = 40 };
+    graph g;
+    graph_init(&g, BOXES + 1, 2 * BOXES);
+    g.moved[BOXES] = false; /* the floor */
+    for (uint32_t k = 0; k < BOXES; k++) graph_add(&g, k, BOXES);
+    for (uint32_t k = 0; k + 1u < BOXES; k++) graph_add(&g, k, k + 1u);
+    check_both(&g);
+    vx_contact_colors c;
+    vx_contact_colors_init(&c);
+    cr_assert_eq(run_colors(&c, &g, false), VX_OK);
+    cr_assert(c.lanes);
+    cr_assert_eq(c.range_count, 2u);
+    cr_assert_not(c.ranges[0].serial);
+    cr_assert_eq(c.ranges[0].end - c.ranges[0].begin, (uint32_t)BOXES / VX_COLOR_UNIT);
+    cr_assert(c.ranges[1].serial);
+    cr_assert_eq(c.ranges[1].end - c.ranges[1].begin, (uint32_t)BOXES - 1u, "a unit per link of the chain");
+    cr_assert_gt(c.ranges[1].level, c.ranges[0].level);
     vx_contact_colors_free(&c);
     graph_free(&g);
 }

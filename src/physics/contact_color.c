@@ -237,6 +237,28 @@ void vx_contact_colors_split(const vx_contact_colors *c, size_t first, size_t la
     *e = split_at(c, last);
 }
 
+/* One bin in lanes: a range per step wide enough to split between the
+ * threads (each its own level: the sweeps reverse ranges only within a
+ * level), the steps between them in serial ranges, so the order of the
+ * steps, and the results, are the same for any number of threads. order
+ * still holds item indices. */
+static vx_status step_ranges(vx_contact_colors *c, const uint32_t *step)
+{
+    uint32_t level = 0;
+    bool last_serial = false;
+    for (uint32_t u = 0; u < (uint32_t)c->unit_count;) {
+        uint32_t s = step[c->order[c->unit_start[u]]], e = u + 1u;
+        while (e < (uint32_t)c->unit_count && step[c->order[c->unit_start[e]]] == s) e++;
+        bool serial = c->unit_start[e] - c->unit_start[u] < VX_STEP_MIN_PARALLEL;
+        if (!(serial && last_serial)) level++; /* serial steps in a row join one range */
+        vx_status st = push_range(c, u, e, serial, level);
+        if (st != VX_OK) return st;
+        last_serial = serial;
+        u = e;
+    }
+    return VX_OK;
+}
+
 /* The sequential order with the results of the order of add, in lanes.
  * bin[i] (NULL: all 0) is item i's bin, bins share no moved body and go in
  * turn. An item's step is one more than the highest step of the items
@@ -246,8 +268,9 @@ void vx_contact_colors_split(const vx_contact_colors *c, size_t first, size_t la
  * comes after the items before it that share its bodies, so solving a
  * unit's items side by side in SIMD lanes gives the results of the order of
  * add bit for bit. A pyramid of 20 boxes a side is 590 items in 111 steps:
- * 77 % of the lanes filled. One bin is one serial range; more are one
- * parallel range that the threads split only where a bin starts. */
+ * 77 % of the lanes filled. One bin is a range per wide step and serial
+ * ranges between (step_ranges); more are one parallel range that the
+ * threads split only where a bin starts. */
 static vx_status in_lanes(vx_contact_colors *c, const uint32_t *bin, uint32_t bins)
 {
     size_t n = c->count;
@@ -297,9 +320,12 @@ static vx_status in_lanes(vx_contact_colors *c, const uint32_t *bin, uint32_t bi
     }
     c->unit_start[c->unit_count] = (uint32_t)n;
     if (bins > 1u) c->split_unit[c->split_count] = (uint32_t)c->unit_count; /* the end */
-    for (size_t p = 0; p < n; p++) c->order[p] = c->ids[c->order[p]];
     c->lanes = true;
-    st = push_range(c, 0u, (uint32_t)c->unit_count, bins < 2u, 0u);
+    if (bins > 1u)
+        st = push_range(c, 0u, (uint32_t)c->unit_count, false, 0u);
+    else
+        st = step_ranges(c, step);
+    for (size_t p = 0; p < n; p++) c->order[p] = c->ids[c->order[p]];
     if (st != VX_OK) {
         c->count = 0;
         c->unit_count = 0;

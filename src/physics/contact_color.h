@@ -20,12 +20,14 @@
  * where that changes nothing: into islands, sets of constraints that share
  * no moved body with any other set, gathered into bins (units of one
  * parallel range) that the threads share out; within a bin the order of
- * add. A scene of one island (a pile, a pyramid) is one serial range, put
+ * add. A scene of one island (a pile, a pyramid) is one bin. Every bin goes
  * in steps: a constraint's step is one more than the highest step of the
- * constraints before it that share a moved body with it, and the range goes
+ * constraints before it that share a moved body with it, and the passes go
  * step by step, in units of up to four constraints of one step, which share
- * no moved body and are solved side by side in SIMD lanes. Constraints that
- * share a moved body keep their order, so the results are those of the
+ * no moved body and are solved side by side in SIMD lanes. In one bin, a
+ * step of VX_STEP_MIN_PARALLEL constraints or more is also split between the
+ * threads (a range of its own), the others run on one thread. Constraints
+ * that share a moved body keep their order, so the results are those of the
  * order of add bit for bit. */
 #ifndef VOLTEX_PHYSICS_CONTACT_COLOR_H
 #define VOLTEX_PHYSICS_CONTACT_COLOR_H
@@ -40,6 +42,9 @@
 #define VX_LEVEL_COLORS 32
 /* a colour with fewer constraints than this is solved serially */
 #define VX_COLOR_MIN_PARALLEL 32
+/* a step of the sequential order's one bin with fewer constraints than this
+ * is solved serially (with the steps around it) */
+#define VX_STEP_MIN_PARALLEL 16
 
 /* The sequential order's islands go to the threads in bins of at least
  * this many constraints, and of at least 1/VX_ISLAND_BINS of them all. The
