@@ -577,6 +577,12 @@ Test(physics_colors, bodies_on_a_floor_are_one_parallel_colour)
     graph_free(&g);
 }
 
+/* The graphs here are small: their one bin's steps are split as a large
+ * island's would be (VX_STEP_SPLIT_MIN_ITEMS). */
+static void split_small_bins(void) { vx_contact_colors_set_step_split_min(1u); }
+
+TestSuite(physics_colors, .init = split_small_bins);
+
 /* A row of 40 boxes on a floor, each touching the next: one island. In the
  * sequential order the 40 floor contacts (added first) are one step, wide
  * enough for the threads: a parallel range of 10 units; each box-box
@@ -601,6 +607,29 @@ Test(physics_colors, sequential_wide_step_is_a_parallel_range_and_a_chain_one_se
     cr_assert(c.ranges[1].serial);
     cr_assert_eq(c.ranges[1].end - c.ranges[1].begin, (uint32_t)BOXES - 1u, "a unit per link of the chain");
     cr_assert_gt(c.ranges[1].level, c.ranges[0].level);
+    vx_contact_colors_free(&c);
+    graph_free(&g);
+}
+
+/* Below VX_STEP_SPLIT_MIN_ITEMS constraints the one bin is one serial
+ * range: the same row of boxes, at the default. */
+Test(physics_colors, sequential_small_bin_is_one_serial_range)
+{
+    enum { BOXES = 40 };
+    graph g;
+    graph_init(&g, BOXES + 1, 2 * BOXES);
+    g.moved[BOXES] = false;
+    for (uint32_t k = 0; k < BOXES; k++) graph_add(&g, k, BOXES);
+    for (uint32_t k = 0; k + 1u < BOXES; k++) graph_add(&g, k, k + 1u);
+    vx_contact_colors_set_step_split_min(0u); /* the default */
+    vx_contact_colors c;
+    vx_contact_colors_init(&c);
+    cr_assert_eq(run_colors(&c, &g, false), VX_OK);
+    vx_contact_colors_set_step_split_min(1u);
+    cr_assert(c.lanes);
+    cr_assert_eq(c.range_count, 1u);
+    cr_assert(c.ranges[0].serial);
+    cr_assert_eq(c.unit_count, (size_t)BOXES / VX_COLOR_UNIT + BOXES - 1u);
     vx_contact_colors_free(&c);
     graph_free(&g);
 }

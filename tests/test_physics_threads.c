@@ -278,6 +278,7 @@ static void split_every_stage(void)
 {
     vx_parallel_set_min_work(0u, 0u);
     vx_contact_colors_set_island_bin_min(8u);
+    vx_contact_colors_set_step_split_min(1u);
     vx_parallel_set_max_threads(8);
     vx_thread_choice_always_threads(true);
 }

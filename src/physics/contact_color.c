@@ -237,6 +237,13 @@ void vx_contact_colors_split(const vx_contact_colors *c, size_t first, size_t la
     *e = split_at(c, last);
 }
 
+static size_t step_split_min = VX_STEP_SPLIT_MIN_ITEMS;
+
+void vx_contact_colors_set_step_split_min(size_t items)
+{
+    step_split_min = items > 0 ? items : VX_STEP_SPLIT_MIN_ITEMS;
+}
+
 /* One bin in lanes: a range per step wide enough to split between the
  * threads (each its own level: the sweeps reverse ranges only within a
  * level), the steps between them in serial ranges, so the order of the
@@ -269,8 +276,8 @@ static vx_status step_ranges(vx_contact_colors *c, const uint32_t *step)
  * unit's items side by side in SIMD lanes gives the results of the order of
  * add bit for bit. A pyramid of 20 boxes a side is 590 items in 111 steps:
  * 77 % of the lanes filled. One bin is a range per wide step and serial
- * ranges between (step_ranges); more are one parallel range that the
- * threads split only where a bin starts. */
+ * ranges between (step_ranges), or one serial range when it is small; more
+ * are one parallel range that the threads split only where a bin starts. */
 static vx_status in_lanes(vx_contact_colors *c, const uint32_t *bin, uint32_t bins)
 {
     size_t n = c->count;
@@ -323,6 +330,8 @@ static vx_status in_lanes(vx_contact_colors *c, const uint32_t *bin, uint32_t bi
     c->lanes = true;
     if (bins > 1u)
         st = push_range(c, 0u, (uint32_t)c->unit_count, false, 0u);
+    else if (n < step_split_min)
+        st = push_range(c, 0u, (uint32_t)c->unit_count, true, 0u);
     else
         st = step_ranges(c, step);
     for (size_t p = 0; p < n; p++) c->order[p] = c->ids[c->order[p]];

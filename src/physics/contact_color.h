@@ -45,6 +45,12 @@
 /* a step of the sequential order's one bin with fewer constraints than this
  * is solved serially (with the steps around it) */
 #define VX_STEP_MIN_PARALLEL 16
+/* ... and a bin of fewer constraints than this keeps all its steps serial:
+ * their rows stay in the cache, and a barrier per step cost more than the
+ * second thread saved (bench pyramid_40, 2380 constraints: 3.11 ms/step on
+ * 2 threads serial, 3.35 split; large_pyramid, 14950: 1.27x -> 1.61x
+ * split) */
+#define VX_STEP_SPLIT_MIN_ITEMS 4096u
 
 /* The sequential order's islands go to the threads in bins of at least
  * this many constraints, and of at least 1/VX_ISLAND_BINS of them all. The
@@ -125,6 +131,10 @@ void vx_contact_colors_set_island_bin_min(size_t items);
  * the scalar code, not in lanes (true again: lanes). Results never depend on
  * it: the tests compare the two. */
 void vx_contact_colors_set_lanes(bool on);
+/* For tests, whose scenes are small: split the steps of a bin of at least
+ * `items` constraints instead of VX_STEP_SPLIT_MIN_ITEMS (0: that again).
+ * Results never depend on it. */
+void vx_contact_colors_set_step_split_min(size_t items);
 /* Positions [first, last) of a parallel range rounded up to split units
  * (split_count > 0): the units [*b, *e) of a thread's share. */
 void vx_contact_colors_split(const vx_contact_colors *c, size_t first, size_t last, size_t *b, size_t *e);
