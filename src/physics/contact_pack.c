@@ -26,16 +26,6 @@ vx_status vx_contact_solver_reserve_aligned(void **items, size_t *capacity, size
     return VX_OK;
 }
 
-static void put3(float out[4], vx_vec3 v)
-{
-    out[0] = v.x;
-    out[1] = v.y;
-    out[2] = v.z;
-    out[3] = 0.0f;
-}
-
-static vx_vec3 get3(const float in[4]) { return vx_vec3_make(in[0], in[1], in[2]); }
-
 /* The solve order: every solved constraint, coloured by the bodies the
  * solver moves (inv_mass > 0). */
 static vx_status color_constraints(vx_contact_solver *s, size_t body_count, bool colored)
@@ -64,9 +54,9 @@ static void pack_range(void *arg, size_t begin, size_t end)
         const vx_contact_constraint *c = &s->constraints[s->colors.order[j]];
         vx_contact_hot_constraint *h = &s->hot[j];
         memset(h, 0, sizeof *h);
-        put3(h->n, c->n);
-        put3(h->t1, c->t1);
-        put3(h->t2, c->t2);
+        vx_contact_put3(h->n, c->n);
+        vx_contact_put3(h->t1, c->t1);
+        vx_contact_put3(h->t2, c->t2);
         h->inv_mass_a = c->inv_mass_a;
         h->inv_mass_b = c->inv_mass_b;
         h->friction = c->friction;
@@ -81,8 +71,8 @@ static void pack_velocity_range(void *arg, size_t begin, size_t end)
 {
     pack_job *job = arg;
     for (size_t i = begin; i < end; i++) {
-        put3(job->s->hot_velocity[i].v, job->bodies->velocity[i].v);
-        put3(job->s->hot_velocity[i].w, job->bodies->velocity[i].w);
+        vx_contact_put3(job->s->hot_velocity[i].v, job->bodies->velocity[i].v);
+        vx_contact_put3(job->s->hot_velocity[i].w, job->bodies->velocity[i].w);
     }
 }
 
@@ -114,8 +104,8 @@ static void unpack_velocity_range(void *arg, size_t begin, size_t end)
     vx_solver_bodies *bodies = job->bodies;
     for (size_t i = begin; i < end; i++) {
         if (!(bodies->mass[i].inv_mass > 0.0f)) continue;
-        bodies->velocity[i].v = get3(job->s->hot_velocity[i].v);
-        bodies->velocity[i].w = get3(job->s->hot_velocity[i].w);
+        bodies->velocity[i].v = vx_contact_get3(job->s->hot_velocity[i].v);
+        bodies->velocity[i].w = vx_contact_get3(job->s->hot_velocity[i].w);
     }
 }
 

@@ -96,10 +96,9 @@ static void store_constraint(const vx_contact_solver *s, const vx_solver_bodies 
             const vx_body_velocity *va = &bodies->velocity[c->a];
             const vx_body_velocity *vb = &bodies->velocity[c->b];
             e->pending_velocity = an->velocity;
-            vx_vec3 ra_n = vx_vec3_make(r->ra_n[0], r->ra_n[1], r->ra_n[2]);
-            vx_vec3 rb_n = vx_vec3_make(r->rb_n[0], r->rb_n[1], r->rb_n[2]);
-            e->pending_after = vx_vec3_dot(vx_vec3_sub(vb->v, va->v), c->n) + vx_vec3_dot(vb->w, rb_n) -
-                               vx_vec3_dot(va->w, ra_n);
+            e->pending_after = vx_vec3_dot(vx_vec3_sub(vb->v, va->v), c->n) +
+                               vx_vec3_dot(vb->w, vx_contact_get3(r->rb_n)) -
+                               vx_vec3_dot(va->w, vx_contact_get3(r->ra_n));
         }
     }
 }

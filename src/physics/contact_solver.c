@@ -146,16 +146,6 @@ static void inertia_columns(const vx_body_mass *m, vx_v4 c[3])
 
 static vx_vec3 to_vec3(vx_v4 a) { return vx_vec3_make(vx_v4_x(a), vx_v4_y(a), vx_v4_z(a)); }
 
-/* x, y, z of a, pad lane +0 */
-static void store3(float out[4], vx_v4 a)
-{
-    vx_vec3 v = to_vec3(a);
-    out[0] = v.x;
-    out[1] = v.y;
-    out[2] = v.z;
-    out[3] = 0.0f;
-}
-
 /* The angular parts of one row along direction d and its effective mass,
  * in 4-float registers: the same operations in the same order as
  * vx_vec3_cross, vx_mat3_mul_vec3 and vx_vec3_dot, so the same bits. */
@@ -165,21 +155,19 @@ static float setup_row(const vx_contact_constraint *c, const vx_v4 ia[3], const 
     vx_v4 dv = vx_v4_make3(d.x, d.y, d.z);
     vx_v4 rad = vx_v4_cross3(ra, dv), rbd = vx_v4_cross3(rb, dv);
     vx_v4 iad = vx_v4_mat3_columns_mul(ia, rad), ibd = vx_v4_mat3_columns_mul(ib, rbd);
-    store3(ra_d, rad);
-    store3(rb_d, rbd);
-    store3(ia_d, iad);
-    store3(ib_d, ibd);
+    vx_contact_put3(ra_d, to_vec3(rad));
+    vx_contact_put3(rb_d, to_vec3(rbd));
+    vx_contact_put3(ia_d, to_vec3(iad));
+    vx_contact_put3(ib_d, to_vec3(ibd));
     float k = c->inv_mass_a + c->inv_mass_b + vx_v4_dot3(rad, iad) + vx_v4_dot3(rbd, ibd);
     return inverse_or_zero(k);
 }
 
-static vx_vec3 get3(const float in[4]) { return vx_vec3_make(in[0], in[1], in[2]); }
-
 static inline float point_velocity_along(const vx_body_velocity *va, const vx_body_velocity *vb, vx_vec3 d,
                                          const float ra_d[4], const float rb_d[4])
 {
-    return vx_vec3_dot(vx_vec3_sub(vb->v, va->v), d) + vx_vec3_dot(vb->w, get3(rb_d)) -
-           vx_vec3_dot(va->w, get3(ra_d));
+    return vx_vec3_dot(vx_vec3_sub(vb->v, va->v), d) + vx_vec3_dot(vb->w, vx_contact_get3(rb_d)) -
+           vx_vec3_dot(va->w, vx_contact_get3(ra_d));
 }
 
 static void prepare_point(vx_contact_constraint *c, const vx_manifold_point *mp, const vx_solver_bodies *bodies,

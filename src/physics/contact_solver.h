@@ -40,6 +40,17 @@ typedef struct {
     float pad; /* != 0: a soft row (the substepped solve) */
 } vx_contact_hot_row;
 
+/* A 4-float vector of a row or packed constraint from and to a vx_vec3
+ * (pad lane +0). */
+static inline vx_vec3 vx_contact_get3(const float in[4]) { return vx_vec3_make(in[0], in[1], in[2]); }
+static inline void vx_contact_put3(float out[4], vx_vec3 v)
+{
+    out[0] = v.x;
+    out[1] = v.y;
+    out[2] = v.z;
+    out[3] = 0.0f;
+}
+
 /* What the position passes, the cache and the report need of a point. */
 typedef struct {
     vx_vec3 local_a;  /* the point on A, in A's body frame */

@@ -27,16 +27,6 @@
 #include "physics/color_sweep.h"
 #include "physics/contact_wide.h"
 
-static vx_vec3 get3(const float in[4]) { return vx_vec3_make(in[0], in[1], in[2]); }
-
-static void put3(float out[4], vx_vec3 v)
-{
-    out[0] = v.x;
-    out[1] = v.y;
-    out[2] = v.z;
-    out[3] = 0.0f;
-}
-
 static vx_status grow(void **items, size_t *capacity, size_t n, size_t size)
 {
     if (n <= *capacity && *items) return VX_OK;
@@ -103,7 +93,7 @@ static void find_separations(vx_contact_solver *s, const vx_solver_bodies *bodie
     const vx_contact_hot_constraint *c = &s->hot[i];
     const vx_body_pose *pa = &bodies->pose[c->a];
     const vx_body_pose *pb = &bodies->pose[c->b];
-    vx_vec3 n = get3(c->n);
+    vx_vec3 n = vx_contact_get3(c->n);
     float moved =
         vx_vec3_dot(vx_vec3_sub(vx_vec3_sub(pb->x, s->start_x[c->b]), vx_vec3_sub(pa->x, s->start_x[c->a])), n);
     vx_vec3 na = vx_quat_rotate(vx_quat_conjugate(pa->q), n);
@@ -157,8 +147,8 @@ static void load_velocity_range(void *arg, size_t begin, size_t end)
 {
     substep_job *job = arg;
     for (size_t i = begin; i < end; i++) {
-        put3(job->s->hot_velocity[i].v, job->bodies->velocity[i].v);
-        put3(job->s->hot_velocity[i].w, job->bodies->velocity[i].w);
+        vx_contact_put3(job->s->hot_velocity[i].v, job->bodies->velocity[i].v);
+        vx_contact_put3(job->s->hot_velocity[i].w, job->bodies->velocity[i].w);
     }
 }
 
@@ -167,8 +157,8 @@ static void store_velocity_range(void *arg, size_t begin, size_t end)
     substep_job *job = arg;
     for (size_t i = begin; i < end; i++) {
         if (!(job->bodies->mass[i].inv_mass > 0.0f)) continue;
-        job->bodies->velocity[i].v = get3(job->s->hot_velocity[i].v);
-        job->bodies->velocity[i].w = get3(job->s->hot_velocity[i].w);
+        job->bodies->velocity[i].v = vx_contact_get3(job->s->hot_velocity[i].v);
+        job->bodies->velocity[i].w = vx_contact_get3(job->s->hot_velocity[i].w);
     }
 }
 
@@ -189,32 +179,32 @@ static void warm_start(vx_contact_solver *s, const vx_solver_bodies *bodies, siz
         }
         return;
     }
-    vx_vec3 n = get3(c->n), t1 = get3(c->t1), t2 = get3(c->t2);
-    vx_vec3 va = get3(vel[c->a].v), wa = get3(vel[c->a].w);
-    vx_vec3 vb = get3(vel[c->b].v), wb = get3(vel[c->b].w);
+    vx_vec3 n = vx_contact_get3(c->n), t1 = vx_contact_get3(c->t1), t2 = vx_contact_get3(c->t2);
+    vx_vec3 va = vx_contact_get3(vel[c->a].v), wa = vx_contact_get3(vel[c->a].w);
+    vx_vec3 vb = vx_contact_get3(vel[c->b].v), wb = vx_contact_get3(vel[c->b].w);
     for (uint32_t k = 0; k < c->count; k++) {
         const vx_contact_hot_row *r = &rows[k];
         vx_vec3 p = vx_vec3_add(vx_vec3_scale(n, r->normal_impulse),
                                 vx_vec3_add(vx_vec3_scale(t1, r->tangent_impulse[0]),
                                             vx_vec3_scale(t2, r->tangent_impulse[1])));
-        vx_vec3 dwa = vx_vec3_add(vx_vec3_scale(get3(r->ia_n), r->normal_impulse),
-                                  vx_vec3_add(vx_vec3_scale(get3(r->ia_t[0]), r->tangent_impulse[0]),
-                                              vx_vec3_scale(get3(r->ia_t[1]), r->tangent_impulse[1])));
-        vx_vec3 dwb = vx_vec3_add(vx_vec3_scale(get3(r->ib_n), r->normal_impulse),
-                                  vx_vec3_add(vx_vec3_scale(get3(r->ib_t[0]), r->tangent_impulse[0]),
-                                              vx_vec3_scale(get3(r->ib_t[1]), r->tangent_impulse[1])));
+        vx_vec3 dwa = vx_vec3_add(vx_vec3_scale(vx_contact_get3(r->ia_n), r->normal_impulse),
+                                  vx_vec3_add(vx_vec3_scale(vx_contact_get3(r->ia_t[0]), r->tangent_impulse[0]),
+                                              vx_vec3_scale(vx_contact_get3(r->ia_t[1]), r->tangent_impulse[1])));
+        vx_vec3 dwb = vx_vec3_add(vx_vec3_scale(vx_contact_get3(r->ib_n), r->normal_impulse),
+                                  vx_vec3_add(vx_vec3_scale(vx_contact_get3(r->ib_t[0]), r->tangent_impulse[0]),
+                                              vx_vec3_scale(vx_contact_get3(r->ib_t[1]), r->tangent_impulse[1])));
         va = vx_vec3_sub(va, vx_vec3_scale(p, c->inv_mass_a));
         wa = vx_vec3_sub(wa, dwa);
         vb = vx_vec3_add(vb, vx_vec3_scale(p, c->inv_mass_b));
         wb = vx_vec3_add(wb, dwb);
     }
     if (c->inv_mass_a > 0.0f) {
-        put3(vel[c->a].v, va);
-        put3(vel[c->a].w, wa);
+        vx_contact_put3(vel[c->a].v, va);
+        vx_contact_put3(vel[c->a].w, wa);
     }
     if (c->inv_mass_b > 0.0f) {
-        put3(vel[c->b].v, vb);
-        put3(vel[c->b].w, wb);
+        vx_contact_put3(vel[c->b].v, vb);
+        vx_contact_put3(vel[c->b].w, wb);
     }
 }
 
@@ -364,18 +354,18 @@ void vx_contact_substep_finish(vx_contact_solver *s, vx_solver_bodies *bodies, c
             const vx_contact_anchor *an = &s->anchors[c->first + (uint32_t)k];
             vx_contact_substep_point *p = &s->substep_points[c->first + (uint32_t)k];
             if (e > 0.0f && an->approach < -config->restitution_threshold && p->total > 0.0f) {
-                float vn = vx_vec3_dot(vx_vec3_sub(vb->v, va->v), c->n) + vx_vec3_dot(vb->w, get3(r->rb_n)) -
-                           vx_vec3_dot(va->w, get3(r->ra_n));
+                float vn = vx_vec3_dot(vx_vec3_sub(vb->v, va->v), c->n) + vx_vec3_dot(vb->w, vx_contact_get3(r->rb_n)) -
+                           vx_vec3_dot(va->w, vx_contact_get3(r->ra_n));
                 float lambda = (0.0f - e * an->approach - vn) * r->normal_mass;
                 if (lambda > 0.0f) {
                     vx_vec3 imp = vx_vec3_scale(c->n, lambda);
                     if (c->inv_mass_a > 0.0f) {
                         va->v = vx_vec3_sub(va->v, vx_vec3_scale(imp, c->inv_mass_a));
-                        va->w = vx_vec3_sub(va->w, vx_vec3_scale(get3(r->ia_n), lambda));
+                        va->w = vx_vec3_sub(va->w, vx_vec3_scale(vx_contact_get3(r->ia_n), lambda));
                     }
                     if (c->inv_mass_b > 0.0f) {
                         vb->v = vx_vec3_add(vb->v, vx_vec3_scale(imp, c->inv_mass_b));
-                        vb->w = vx_vec3_add(vb->w, vx_vec3_scale(get3(r->ib_n), lambda));
+                        vb->w = vx_vec3_add(vb->w, vx_vec3_scale(vx_contact_get3(r->ib_n), lambda));
                     }
                     p->total += lambda;
                 }
