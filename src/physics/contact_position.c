@@ -81,9 +81,10 @@ static float position_range(void *arg, size_t unit_begin, size_t unit_end, int p
     return min_sep;
 }
 
-void vx_contact_solver_solve_positions(const vx_contact_solver *s, vx_solver_bodies *bodies,
+void vx_contact_solver_solve_positions(vx_contact_solver *s, vx_solver_bodies *bodies,
                                        const vx_physics_config *config)
 {
+    if (config->position_iterations > 0) s->separations_current = false; /* the poses move */
     position_job job = {s, bodies, config->baumgarte_percent, config->baumgarte_slop,
                         config->max_correction > 0.0f ? config->max_correction : 0.0f};
     /* Box2D's test: nothing deeper than a few slops left, done. */

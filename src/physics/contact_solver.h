@@ -143,7 +143,8 @@ typedef struct {
     unsigned passes;
     vx_contact_substep_point *substep_points;
     /* the points' sep are those of the poses now (the relax found them and
-     * nothing has moved a body since): the next substep's targets use them */
+     * no position pass has moved a body since): the next substep's targets
+     * use them */
     bool separations_current;
     size_t substep_point_capacity;
     vx_vec3 *start_x;
@@ -168,7 +169,7 @@ vx_status vx_contact_solver_solve_velocities(vx_contact_solver *s, vx_solver_bod
 /* config->position_iterations non-linear Gauss-Seidel passes on the poses
  * (after integration): separations from the body-frame anchors, correction
  * clamp(percent (sep + slop), -max_correction, 0). Velocities unchanged. */
-void vx_contact_solver_solve_positions(const vx_contact_solver *s, vx_solver_bodies *bodies,
+void vx_contact_solver_solve_positions(vx_contact_solver *s, vx_solver_bodies *bodies,
                                        const vx_physics_config *config);
 /* Writes the solved impulses as the cache for the next substep or step.
  * Store and report split the constraints between s->pool's threads; their
@@ -196,10 +197,9 @@ void vx_contact_substep_solve(vx_contact_solver *s, vx_solver_bodies *bodies, fl
 /* After the substep's positions: iterations passes without the push-out
  * (only the speculative targets, from the new poses), which take back the
  * velocity the push-out gave; the impulses are summed for the report.
- * poses_kept: no body moves before the next substep's solve (no position
- * passes), which then takes the separations found here. */
-void vx_contact_substep_relax(vx_contact_solver *s, vx_solver_bodies *bodies, float h, int iterations,
-                              bool poses_kept);
+ * The separations found here serve the next substep's solve unless the
+ * position passes move a body in between. */
+void vx_contact_substep_relax(vx_contact_solver *s, vx_solver_bodies *bodies, float h, int iterations);
 void vx_contact_substep_end(vx_contact_solver *s, const vx_solver_bodies *bodies);
 /* After the cache is stored: restitution once per step (Box2D v3's scheme):
  * a point that approached faster than config->restitution_threshold at the

@@ -322,8 +322,7 @@ static float relax_range(void *arg, size_t unit_begin, size_t unit_end, int pass
     return 0.0f;
 }
 
-void vx_contact_substep_relax(vx_contact_solver *s, vx_solver_bodies *bodies, float h, int iterations,
-                              bool poses_kept)
+void vx_contact_substep_relax(vx_contact_solver *s, vx_solver_bodies *bodies, float h, int iterations)
 {
     substep_job job = {s, bodies, false, 1.0f / h, 0.0f, 1.0f, 0.0f, iterations, s->passes};
     vx_parallel_for(s->pool, bodies->count, load_velocity_range, &job);
@@ -331,7 +330,7 @@ void vx_contact_substep_relax(vx_contact_solver *s, vx_solver_bodies *bodies, fl
     if (s->colors.lanes && iterations > 0) vx_parallel_for(s->pool, s->colors.unit_count, add_totals_range, s);
     if (s->colored) s->passes += (unsigned)(iterations > 0 ? iterations : 0);
     /* pass 0 found every point's separation from the poses now */
-    s->separations_current = poses_kept && iterations > 0;
+    s->separations_current = iterations > 0;
     vx_parallel_for(s->pool, bodies->count, store_velocity_range, &job);
 }
 

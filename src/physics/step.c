@@ -253,10 +253,7 @@ static vx_status substepped(struct vx_step_state *st, const vx_physics_config *c
         s = vx_ccd_limit_motion(&st->ccd, bodies, pairs, config->speculative_distance, h, st->active);
         if (s != VX_OK) return s;
         lap(st, STAGE_OTHER);
-        /* without position passes the relax's separations still hold when
-         * the next substep sets its targets */
-        vx_contact_substep_relax(&st->solver, bodies, h, VX_SUBSTEP_RELAX_ITERATIONS,
-                                 config->position_iterations <= 0);
+        vx_contact_substep_relax(&st->solver, bodies, h, VX_SUBSTEP_RELAX_ITERATIONS);
         vx_contact_solver_solve_positions(&st->solver, bodies, config);
         lap(st, STAGE_SOLVER);
     }
