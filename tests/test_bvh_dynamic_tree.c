@@ -22,17 +22,14 @@ static bool box_contains(vx_aabb outer, vx_aabb inner)
 
 static vx_aabb random_box(vx_test_rng *rng, float side)
 {
-    vx_vec3 c = vx_vec3_make(vx_test_rng_range(rng, 0.0f, side), vx_test_rng_range(rng, 0.0f, side),
-                             vx_test_rng_range(rng, 0.0f, side));
-    vx_vec3 h = vx_vec3_make(vx_test_rng_range(rng, 0.1f, 1.2f), vx_test_rng_range(rng, 0.1f, 1.2f),
-                             vx_test_rng_range(rng, 0.1f, 1.2f));
+    vx_vec3 c = vx_test_rng_vec3(rng, 0.0f, side);
+    vx_vec3 h = vx_test_rng_vec3(rng, 0.1f, 1.2f);
     return vx_aabb_from_center_half_extents(c, h);
 }
 
 static vx_vec3 random_displacement(vx_test_rng *rng)
 {
-    return vx_vec3_make(vx_test_rng_range(rng, -0.2f, 0.2f), vx_test_rng_range(rng, -0.2f, 0.2f),
-                        vx_test_rng_range(rng, -0.2f, 0.2f));
+    return vx_test_rng_vec3(rng, -0.2f, 0.2f);
 }
 
 /* Query results: user ids, sorted afterwards. */

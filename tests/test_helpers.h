@@ -45,6 +45,16 @@ static inline float vx_test_rng_range(vx_test_rng *r, float lo, float hi)
     return lo + (hi - lo) * u;
 }
 
+/* Each component uniform in [lo, hi), drawn x, then y, then z (the order of
+ * the arguments of one call would be the compiler's choice). */
+static inline vx_vec3 vx_test_rng_vec3(vx_test_rng *r, float lo, float hi)
+{
+    float x = vx_test_rng_range(r, lo, hi);
+    float y = vx_test_rng_range(r, lo, hi);
+    float z = vx_test_rng_range(r, lo, hi);
+    return vx_vec3_make(x, y, z);
+}
+
 /* ---- physics worlds built by hand (tests of the physics module) ---- */
 #include "voltex/physics.h"
 

@@ -87,17 +87,14 @@ typedef struct {
 
 static vx_aabb random_box(vx_test_rng *rng, float extent)
 {
-    vx_vec3 c = vx_vec3_make(vx_test_rng_range(rng, -extent, extent), vx_test_rng_range(rng, -extent, extent),
-                             vx_test_rng_range(rng, -extent, extent));
-    vx_vec3 h = vx_vec3_make(vx_test_rng_range(rng, 0.1f, 0.9f), vx_test_rng_range(rng, 0.1f, 0.9f),
-                             vx_test_rng_range(rng, 0.1f, 0.9f));
+    vx_vec3 c = vx_test_rng_vec3(rng, -extent, extent);
+    vx_vec3 h = vx_test_rng_vec3(rng, 0.1f, 0.9f);
     return vx_aabb_new(vx_vec3_sub(c, h), vx_vec3_add(c, h));
 }
 
 static vx_vec3 random_velocity(vx_test_rng *rng, float speed)
 {
-    return vx_vec3_make(vx_test_rng_range(rng, -speed, speed), vx_test_rng_range(rng, -speed, speed),
-                        vx_test_rng_range(rng, -speed, speed));
+    return vx_test_rng_vec3(rng, -speed, speed);
 }
 
 /* The frame's changes of the scene: most boxes drift (slowly: they stay in
