@@ -10,9 +10,11 @@
  * smaller depth of its two bodies); no two constraints of a parallel range
  * and no two of a unit share a moved body; a parallel range has at least
  * VX_COLOR_MIN_PARALLEL constraints and a level at most VX_LEVEL_COLORS
- * parallel ranges. The sequential order is the add order in one serial
- * range. The result is a function of the input alone, whatever the
- * vx_contact_colors held before. */
+ * parallel ranges. The sequential order: islands in bins, each bin in
+ * steps and lanes, and one bin's flow data (each unit's rank and the units
+ * it waits for, against a walk back over the units). The result is a
+ * function of the input alone, whatever the vx_contact_colors held
+ * before. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -370,6 +372,54 @@ static void check_step_ranges(const vx_contact_colors *c, const graph *g)
     free(step);
 }
 
+/* Is the moved body x one of item it's? */
+static bool moves_body(const item *it, uint32_t x) { return (it->moved_a && it->a == x) || (it->moved_b && it->b == x); }
+
+/* One bin's flow data (contact_color.h): a unit's rank is the index in the
+ * order of add of its first item, the smallest of the unit's; its
+ * dependencies are, for each of its moved bodies, the nearest unit before
+ * it that touches that body, looking back over the end of the pass into
+ * the pass before (found here by walking back unit by unit), each once,
+ * and nothing else. */
+static void check_flow(const vx_contact_colors *c, const graph *g)
+{
+    cr_assert(c->flow, "one bin goes as a flow");
+    size_t units = c->unit_count;
+    for (size_t u = 0; u < units; u++) {
+        size_t first = c->unit_start[u], last = c->unit_start[u + 1u];
+        size_t rank = (size_t)(item_of(g, c->order[first]) - g->items);
+        cr_assert_eq(c->unit_rank[u], (uint32_t)rank, "unit %zu", u);
+        for (size_t p = first; p < last; p++) cr_assert_geq((size_t)(item_of(g, c->order[p]) - g->items), rank);
+        uint32_t expected[2 * VX_COLOR_UNIT];
+        size_t count = 0;
+        for (size_t p = first; p < last; p++) {
+            const item *it = item_of(g, c->order[p]);
+            uint32_t bodies[2] = {it->moved_a ? it->a : UINT32_MAX, it->moved_b ? it->b : UINT32_MAX};
+            for (int k = 0; k < 2; k++) {
+                if (bodies[k] == UINT32_MAX) continue;
+                for (size_t back = 1; back < units; back++) {
+                    size_t v = (u + units - back) % units;
+                    bool touches = false;
+                    for (size_t q = c->unit_start[v]; q < c->unit_start[v + 1u]; q++)
+                        touches = touches || moves_body(item_of(g, c->order[q]), bodies[k]);
+                    if (!touches) continue;
+                    bool seen = false;
+                    for (size_t j = 0; j < count; j++) seen = seen || expected[j] == (uint32_t)v;
+                    if (!seen) expected[count++] = (uint32_t)v;
+                    break;
+                }
+            }
+        }
+        uint32_t b = c->flow_dep_start[u], e = c->flow_dep_start[u + 1u];
+        cr_assert_eq(e - b, (uint32_t)count, "unit %zu: %u dependencies, expected %zu", u, e - b, count);
+        for (size_t j = 0; j < count; j++) {
+            bool found = false;
+            for (uint32_t d = b; d < e; d++) found = found || c->flow_dep[d] == expected[j];
+            cr_assert(found, "unit %zu does not wait for unit %u", u, expected[j]);
+        }
+    }
+}
+
 /* Every invariant of the sequential order: the islands (reference_islands)
  * in bins of consecutive islands (by first item) of at least
  * max(VX_ISLAND_BIN_MIN, n / VX_ISLAND_BINS) items but the last, in lanes
@@ -403,7 +453,9 @@ static void check_sequential(const vx_contact_colors *c, const graph *g)
     check_tiling(c, g);
     if (bins < 2u) {
         check_step_ranges(c, g);
+        check_flow(c, g);
     } else {
+        cr_assert_not(c->flow, "bins go to the threads whole, not as a flow");
         cr_assert_eq(c->range_count, 1u);
         cr_assert_not(c->ranges[0].serial, "several bins are one parallel range");
     }
@@ -579,7 +631,11 @@ Test(physics_colors, bodies_on_a_floor_are_one_parallel_colour)
 
 /* The graphs here are small: their one bin's steps are split as a large
  * island's would be (VX_STEP_SPLIT_MIN_ITEMS). */
-static void split_small_bins(void) { vx_contact_colors_set_step_split_min(1u); }
+static void split_small_bins(void)
+{
+    vx_contact_colors_set_step_split_min(1u);
+    vx_contact_colors_set_flow_min(1u);
+}
 
 TestSuite(physics_colors, .init = split_small_bins);
 

@@ -279,6 +279,7 @@ static void split_every_stage(void)
     vx_parallel_set_min_work(0u, 0u);
     vx_contact_colors_set_island_bin_min(8u);
     vx_contact_colors_set_step_split_min(1u);
+    vx_contact_colors_set_flow_min(1u);
     vx_parallel_set_max_threads(8);
     vx_thread_choice_always_threads(true);
 }
@@ -337,9 +338,19 @@ Test(physics_threads, sequential_lanes_give_the_bytes_of_the_order_of_add)
     compare_lanes_with_order_of_add(4, (size_t)1 << 30);
 }
 
+/* The pyramid is one island: its one bin goes to the threads as a flow
+ * (color_flow.h) here, and split step by step with a barrier after each
+ * when flows are off (a minimum no test scene reaches). */
 Test(physics_threads, pyramid_is_identical_for_every_thread_count_sequential)
 {
+    size_t flows = vx_color_sweep_flow_count();
     compare_all_options(SCENE_PYRAMID, VX_SOLVER_ORDER_SEQUENTIAL);
+    cr_assert_gt(vx_color_sweep_flow_count(), flows, "the pyramid's passes went as a flow");
+    vx_contact_colors_set_flow_min((size_t)1 << 30);
+    flows = vx_color_sweep_flow_count();
+    compare_all_options(SCENE_PYRAMID, VX_SOLVER_ORDER_SEQUENTIAL);
+    cr_assert_eq(vx_color_sweep_flow_count(), flows, "no flow below the minimum");
+    vx_contact_colors_set_flow_min(1u);
 }
 
 Test(physics_threads, pyramid_is_identical_for_every_thread_count_colored)

@@ -70,6 +70,18 @@ void vx_thread_pool_barrier(vx_thread_pool *pool)
     }
 }
 
+size_t vx_thread_progress_wait(vx_thread_progress *p, size_t value)
+{
+    size_t seen;
+    for (int spin = 0; (seen = atomic_load_explicit(&p->count, memory_order_acquire)) < value; spin++) {
+        if (spin < VX_BARRIER_SPINS)
+            VX_CPU_RELAX();
+        else
+            sched_yield();
+    }
+    return seen;
+}
+
 /* Waits for the generation to move past seen: spin, yield, then sleep. */
 static unsigned next_generation(vx_thread_pool *pool, unsigned seen)
 {

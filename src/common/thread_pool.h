@@ -12,6 +12,9 @@
 #ifndef VOLTEX_COMMON_THREAD_POOL_H
 #define VOLTEX_COMMON_THREAD_POOL_H
 
+#include <stdatomic.h>
+#include <stddef.h>
+
 #include "voltex/error.h"
 
 typedef struct vx_thread_pool vx_thread_pool;
@@ -28,6 +31,22 @@ int vx_thread_pool_size(const vx_thread_pool *pool);
 void vx_thread_pool_run(vx_thread_pool *pool, vx_parallel_fn fn, void *ctx);
 /* Only inside fn of a run, called by every thread the same number of times. */
 void vx_thread_pool_barrier(vx_thread_pool *pool);
+
+/* A count that one thread raises and others wait on, for hand-offs finer
+ * than a barrier (each on its own cache line): set publishes everything
+ * the setter wrote before (release); wait returns once the count is at
+ * least `value` (acquire: the setter's writes are then visible), spinning
+ * briefly, then yielding, and returns the count it saw. */
+typedef struct {
+    _Alignas(64) atomic_size_t count;
+} vx_thread_progress;
+
+static inline void vx_thread_progress_reset(vx_thread_progress *p) { atomic_init(&p->count, 0u); }
+static inline void vx_thread_progress_set(vx_thread_progress *p, size_t value)
+{
+    atomic_store_explicit(&p->count, value, memory_order_release);
+}
+size_t vx_thread_progress_wait(vx_thread_progress *p, size_t value);
 
 /* The share [begin, end) of n items that thread t of threads takes. */
 static inline void vx_thread_share(size_t n, int t, int threads, size_t *begin, size_t *end)

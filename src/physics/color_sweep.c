@@ -3,6 +3,7 @@
 #include "physics/color_sweep.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <unistd.h>
 #include <stdlib.h>
 
@@ -114,11 +115,21 @@ static void sweep_thread(void *ctx, int t, int threads)
     }
 }
 
-void vx_color_sweep(vx_thread_pool *pool, const vx_contact_colors *colors, int passes, unsigned parity,
-                    vx_color_range_fn fn, void *arg, float stop_at)
+static atomic_size_t flow_count;
+
+size_t vx_color_sweep_flow_count(void) { return atomic_load_explicit(&flow_count, memory_order_relaxed); }
+
+void vx_color_sweep(vx_thread_pool *pool, const vx_contact_colors *colors, vx_color_flow *flow, int passes,
+                    unsigned parity, vx_color_range_fn fn, void *arg, float stop_at)
 {
     if (passes <= 0 || colors->count == 0) return;
     if (colors->count < min_units * VX_COLOR_UNIT) pool = NULL; /* positions: units differ in size */
+    int threads = vx_thread_pool_size(pool);
+    if (flow && colors->flow && threads > 1 && isinf(stop_at) && vx_color_flow_plan(flow, colors, threads) == VX_OK) {
+        vx_color_flow_run(pool, flow, passes, fn, arg);
+        atomic_fetch_add_explicit(&flow_count, 1u, memory_order_relaxed);
+        return;
+    }
     sweep sw = {.pool = pool, .colors = colors, .passes = passes, .fn = fn, .arg = arg, .stop_at = stop_at,
                 .parity = parity};
     vx_thread_pool_run(pool, sweep_thread, &sw);

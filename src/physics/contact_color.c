@@ -18,6 +18,9 @@ void vx_contact_colors_free(vx_contact_colors *c)
     free(c->ranges);
     free(c->unit_start);
     free(c->split_unit);
+    free(c->unit_rank);
+    free(c->flow_dep_start);
+    free(c->flow_dep);
     free(c->ids);
     free(c->a);
     free(c->b);
@@ -62,7 +65,15 @@ vx_status vx_contact_colors_begin(vx_contact_colors *c, size_t max_items, size_t
         st = vx_grow_capacity(c->unit_capacity, max_items + 1u, 64u, sizeof *c->unit_start, &cap);
         VX_GROW_ARRAY(st, c->unit_start, cap);
         VX_GROW_ARRAY(st, c->split_unit, cap);
+        VX_GROW_ARRAY(st, c->unit_rank, cap);
+        VX_GROW_ARRAY(st, c->flow_dep_start, cap);
         if (st == VX_OK) c->unit_capacity = cap;
+    }
+    /* a unit's dependencies: at most its items' two bodies each */
+    if (st == VX_OK && 2u * max_items > c->flow_dep_capacity) {
+        st = vx_grow_capacity(c->flow_dep_capacity, 2u * max_items, 64u, sizeof *c->flow_dep, &cap);
+        VX_GROW_ARRAY(st, c->flow_dep, cap);
+        if (st == VX_OK) c->flow_dep_capacity = cap;
     }
     if (st == VX_OK && body_count > c->body_capacity) {
         st = vx_grow_capacity(c->body_capacity, body_count, 64u, sizeof *c->mask, &cap);
@@ -244,6 +255,55 @@ void vx_contact_colors_set_step_split_min(size_t items)
     step_split_min = items > 0 ? items : VX_STEP_SPLIT_MIN_ITEMS;
 }
 
+static size_t flow_min = VX_FLOW_MIN_ITEMS;
+
+void vx_contact_colors_set_flow_min(size_t items) { flow_min = items > 0 ? items : VX_FLOW_MIN_ITEMS; }
+
+/* Item i's moved body on side k (0: a, 1: b), or NONE. */
+static uint32_t moved_body(const vx_contact_colors *c, uint32_t i, int k)
+{
+    if (!(c->moved[i] & (1u << k))) return NONE;
+    return k == 0 ? c->a[i] : c->b[i];
+}
+
+/* The flow's per-unit data of one bin in lanes (order holds item indices):
+ * unit_rank and, per unit, the last unit before it to touch each of its
+ * moved bodies. A first sweep finds each body's last unit of a pass (what
+ * a pass's first unit of that body waits for); the second walks the pass. */
+static void flow_deps(vx_contact_colors *c)
+{
+    uint32_t *last = c->depth; /* per moved body: its latest unit */
+    for (size_t p = 0; p < c->count; p++)
+        for (int k = 0; k < 2; k++) {
+            uint32_t x = moved_body(c, c->order[p], k);
+            if (x != NONE) last[x] = NONE;
+        }
+    for (uint32_t u = 0; u < (uint32_t)c->unit_count; u++)
+        for (uint32_t p = c->unit_start[u]; p < c->unit_start[u + 1u]; p++)
+            for (int k = 0; k < 2; k++) {
+                uint32_t x = moved_body(c, c->order[p], k);
+                if (x != NONE) last[x] = u;
+            }
+    uint32_t deps = 0;
+    for (uint32_t u = 0; u < (uint32_t)c->unit_count; u++) {
+        c->flow_dep_start[u] = deps;
+        c->unit_rank[u] = c->order[c->unit_start[u]]; /* a step's items go in the order of add */
+        for (uint32_t p = c->unit_start[u]; p < c->unit_start[u + 1u]; p++)
+            for (int k = 0; k < 2; k++) {
+                uint32_t x = moved_body(c, c->order[p], k);
+                if (x == NONE) continue;
+                uint32_t d = last[x];
+                last[x] = u;
+                if (d == u) continue; /* the body's only unit */
+                bool seen = false;
+                for (uint32_t j = c->flow_dep_start[u]; j < deps; j++) seen = seen || c->flow_dep[j] == d;
+                if (!seen) c->flow_dep[deps++] = d;
+            }
+    }
+    c->flow_dep_start[c->unit_count] = deps;
+    c->flow = true;
+}
+
 /* One bin in lanes: a range per step wide enough to split between the
  * threads (each its own level: the sweeps reverse ranges only within a
  * level), the steps between them in serial ranges, so the order of the
@@ -334,6 +394,7 @@ static vx_status in_lanes(vx_contact_colors *c, const uint32_t *bin, uint32_t bi
         st = push_range(c, 0u, (uint32_t)c->unit_count, true, 0u);
     else
         st = step_ranges(c, step);
+    if (st == VX_OK && bins == 1u && n >= flow_min) flow_deps(c);
     for (size_t p = 0; p < n; p++) c->order[p] = c->ids[c->order[p]];
     if (st != VX_OK) {
         c->count = 0;
@@ -428,6 +489,7 @@ vx_status vx_contact_colors_end(vx_contact_colors *c, bool colored)
         return VX_OK;
     }
     c->kept = false;
+    c->version++;
     vx_status st = order_items(c, colored);
     c->last_valid = st == VX_OK;
     c->last_colored = colored;
@@ -438,6 +500,7 @@ static vx_status order_items(vx_contact_colors *c, bool colored)
 {
     size_t n = c->count;
     c->split_count = 0;
+    c->flow = false;
     if (n == 0) return VX_OK;
     if (!colored) return sequential_islands(c);
     c->lanes = true;

@@ -26,9 +26,11 @@
  * step by step, in units of up to four constraints of one step, which share
  * no moved body and are solved side by side in SIMD lanes. In one bin, a
  * step of VX_STEP_MIN_PARALLEL constraints or more is also split between the
- * threads (a range of its own), the others run on one thread. Constraints
- * that share a moved body keep their order, so the results are those of the
- * order of add bit for bit. */
+ * threads (a range of its own), the others run on one thread; in the
+ * passes that need no meeting per pass, one bin of VX_FLOW_MIN_ITEMS
+ * constraints or more goes to the threads as a flow instead (color_flow.h).
+ * Constraints that share a moved body keep their order, so the results are
+ * those of the order of add bit for bit. */
 #ifndef VOLTEX_PHYSICS_CONTACT_COLOR_H
 #define VOLTEX_PHYSICS_CONTACT_COLOR_H
 
@@ -51,6 +53,14 @@
  * 2 threads serial, 3.35 split; large_pyramid, 14950: 1.27x -> 1.61x
  * split) */
 #define VX_STEP_SPLIT_MIN_ITEMS 4096u
+
+/* ... and a bin of this many constraints or more also goes to the threads
+ * as a flow (color_flow.h) in the passes that need no meeting per pass:
+ * each thread takes a share of the units in the order of add and waits
+ * only for the units of other threads that touched its bodies before
+ * (bench, 2 threads against 1: large_pyramid 1.62x -> 1.81x, pyramid_40
+ * 1.2x -> 1.64x, pyramid_20 (590 constraints) 0.75 -> 0.68 ms/step) */
+#define VX_FLOW_MIN_ITEMS 256u
 
 /* The sequential order's islands go to the threads in bins of at least
  * this many constraints, and of at least 1/VX_ISLAND_BINS of them all. The
@@ -89,7 +99,17 @@ typedef struct {
      * split_count 0: at any unit */
     uint32_t *split_unit;
     size_t split_count;
-    size_t unit_capacity;
+    /* the sequential order's one bin in steps, large enough to go to the
+     * threads as a flow (color_flow.h): unit u's first item's index in the
+     * order of add (unit_rank[u]) and the units that touched its moved
+     * bodies last before it, in the pass or, for a body's first unit of a
+     * pass, in the pass before (flow_dep[flow_dep_start[u] ..
+     * flow_dep_start[u + 1]), no repeats, not u itself) */
+    bool flow;
+    uint32_t *unit_rank, *flow_dep_start, *flow_dep;
+    size_t unit_capacity, flow_dep_capacity;
+    /* one more every time end computes an order (not when it keeps one) */
+    uint64_t version;
     /* scratch */
     size_t capacity, range_capacity, body_capacity;
     uint32_t *ids, *a, *b;  /* per added item */
@@ -135,6 +155,10 @@ void vx_contact_colors_set_lanes(bool on);
  * `items` constraints instead of VX_STEP_SPLIT_MIN_ITEMS (0: that again).
  * Results never depend on it. */
 void vx_contact_colors_set_step_split_min(size_t items);
+/* For tests, whose scenes are small: one bin of at least `items`
+ * constraints goes as a flow instead of VX_FLOW_MIN_ITEMS (0: that again).
+ * Results never depend on it. */
+void vx_contact_colors_set_flow_min(size_t items);
 /* Positions [first, last) of a parallel range rounded up to split units
  * (split_count > 0): the units [*b, *e) of a thread's share. */
 void vx_contact_colors_split(const vx_contact_colors *c, size_t first, size_t last, size_t *b, size_t *e);

@@ -88,6 +88,6 @@ void vx_contact_solver_solve_positions(vx_contact_solver *s, vx_solver_bodies *b
     position_job job = {s, bodies, config->baumgarte_percent, config->baumgarte_slop,
                         config->max_correction > 0.0f ? config->max_correction : 0.0f};
     /* Box2D's test: nothing deeper than a few slops left, done. */
-    vx_color_sweep(s->pool, &s->colors, config->position_iterations, 0u, position_range, &job,
+    vx_color_sweep(s->pool, &s->colors, NULL, config->position_iterations, 0u, position_range, &job,
                    -VX_POSITION_DONE_SLOPS * config->baumgarte_slop);
 }

@@ -56,6 +56,7 @@ void vx_contact_solver_free(vx_contact_solver *s)
     free(s->substep_points);
     free(s->start_x);
     vx_contact_colors_free(&s->colors);
+    vx_color_flow_free(&s->flow);
     vx_contact_solver_init(s);
 }
 

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "common/thread_pool.h"
+#include "physics/color_flow.h"
 #include "physics/contact_cache.h"
 #include "physics/contact_color.h"
 #include "physics/manifold_detect.h"
@@ -117,6 +118,7 @@ typedef struct {
     /* the solve order: the solved constraints by colour (contact_color.h);
      * hot[j] is constraints[colors.order[j]] */
     vx_contact_colors colors;
+    vx_color_flow flow; /* the plan of colors on pool's threads (color_flow.h) */
     vx_thread_pool *pool; /* the step's threads (NULL: one), not owned */
     bool colored;         /* config->order is VX_SOLVER_ORDER_COLORED */
     /* the SIMD blocks of an order in lanes, one per unit of colors (of two

@@ -51,23 +51,27 @@ static vx_status grow(void **items, size_t *capacity, size_t n, size_t size)
 
 static void load_blocks_range(void *arg, size_t begin, size_t end) { vx_contact_solver_load_blocks(arg, begin, end); }
 
-vx_status vx_contact_substep_begin(vx_contact_solver *s, const vx_solver_bodies *bodies)
+typedef struct {
+    vx_contact_solver *s;
+    const vx_solver_bodies *bodies;
+} begin_job;
+
+static void start_x_range(void *arg, size_t begin, size_t end)
 {
-    vx_status st = grow((void **)&s->substep_points, &s->substep_point_capacity, s->point_count,
-                        sizeof *s->substep_points);
-    if (st == VX_OK) st = grow((void **)&s->start_x, &s->start_x_capacity, bodies->count, sizeof *s->start_x);
-    if (st == VX_OK) st = vx_contact_solver_pack(s, bodies);
-    if (st == VX_OK && s->colors.lanes) st = vx_contact_solver_reserve_blocks(s);
-    if (st != VX_OK) return st;
-    /* the coloured order's blocks hold the impulses from here to the end */
-    if (s->colors.lanes) vx_parallel_for(s->pool, s->colors.unit_count, load_blocks_range, s);
-    s->passes = 0;
-    s->separations_current = false;
-    for (size_t i = 0; i < bodies->count; i++) s->start_x[i] = bodies->pose[i].x;
-    for (size_t i = 0; i < s->count; i++) {
+    begin_job *job = arg;
+    for (size_t i = begin; i < end; i++) job->s->start_x[i] = job->bodies->pose[i].x;
+}
+
+/* Constraints [begin, end): each point's base separation (the point's own
+ * data only, so the threads may share the constraints out). */
+static void start_points_range(void *arg, size_t begin, size_t end)
+{
+    begin_job *job = arg;
+    vx_contact_solver *s = job->s;
+    for (size_t i = begin; i < end; i++) {
         const vx_contact_constraint *c = &s->constraints[i];
-        const vx_body_pose *pa = &bodies->pose[c->a];
-        const vx_body_pose *pb = &bodies->pose[c->b];
+        const vx_body_pose *pa = &job->bodies->pose[c->a];
+        const vx_body_pose *pb = &job->bodies->pose[c->b];
         for (int k = 0; k < c->count; k++) {
             vx_contact_anchor *an = &s->anchors[c->first + (uint32_t)k];
             vx_contact_substep_point *p = &s->substep_points[c->first + (uint32_t)k];
@@ -83,6 +87,23 @@ vx_status vx_contact_substep_begin(vx_contact_solver *s, const vx_solver_bodies 
             p->total = 0.0f;
         }
     }
+}
+
+vx_status vx_contact_substep_begin(vx_contact_solver *s, const vx_solver_bodies *bodies)
+{
+    vx_status st = grow((void **)&s->substep_points, &s->substep_point_capacity, s->point_count,
+                        sizeof *s->substep_points);
+    if (st == VX_OK) st = grow((void **)&s->start_x, &s->start_x_capacity, bodies->count, sizeof *s->start_x);
+    if (st == VX_OK) st = vx_contact_solver_pack(s, bodies);
+    if (st == VX_OK && s->colors.lanes) st = vx_contact_solver_reserve_blocks(s);
+    if (st != VX_OK) return st;
+    /* the coloured order's blocks hold the impulses from here to the end */
+    if (s->colors.lanes) vx_parallel_for(s->pool, s->colors.unit_count, load_blocks_range, s);
+    s->passes = 0;
+    s->separations_current = false;
+    begin_job job = {s, bodies};
+    vx_parallel_for(s->pool, bodies->count, start_x_range, &job);
+    vx_parallel_for(s->pool, s->count, start_points_range, &job);
     return VX_OK;
 }
 
@@ -289,7 +310,7 @@ void vx_contact_substep_solve(vx_contact_solver *s, vx_solver_bodies *bodies, fl
     float a3 = 1.0f / (1.0f + a2);
     substep_job job = {s, bodies, config->warm_starting, 1.0f / h, omega / a1, a2 * a3, a3, iterations, s->passes};
     vx_parallel_for(s->pool, bodies->count, load_velocity_range, &job);
-    vx_color_sweep(s->pool, &s->colors, iterations + 1, s->passes + 1u, solve_range, &job, INFINITY);
+    vx_color_sweep(s->pool, &s->colors, &s->flow, iterations + 1, s->passes + 1u, solve_range, &job, INFINITY);
     s->separations_current = false; /* the positions move next */
     if (s->colored) s->passes += (unsigned)(iterations > 0 ? iterations : 0);
     vx_parallel_for(s->pool, bodies->count, store_velocity_range, &job);
@@ -326,7 +347,7 @@ void vx_contact_substep_relax(vx_contact_solver *s, vx_solver_bodies *bodies, fl
 {
     substep_job job = {s, bodies, false, 1.0f / h, 0.0f, 1.0f, 0.0f, iterations, s->passes};
     vx_parallel_for(s->pool, bodies->count, load_velocity_range, &job);
-    vx_color_sweep(s->pool, &s->colors, iterations, s->passes, relax_range, &job, INFINITY);
+    vx_color_sweep(s->pool, &s->colors, &s->flow, iterations, s->passes, relax_range, &job, INFINITY);
     if (s->colors.lanes && iterations > 0) vx_parallel_for(s->pool, s->colors.unit_count, add_totals_range, s);
     if (s->colored) s->passes += (unsigned)(iterations > 0 ? iterations : 0);
     /* pass 0 found every point's separation from the poses now */
@@ -340,19 +361,35 @@ void vx_contact_substep_end(vx_contact_solver *s, const vx_solver_bodies *bodies
     if (s->colors.lanes) vx_contact_solver_store_all_blocks(s);
 }
 
+/* Constraints [begin, end): the rows carry the impulses summed over the
+ * substeps (and restitution). */
+static void summed_impulses_range(void *arg, size_t begin, size_t end)
+{
+    vx_contact_solver *s = arg;
+    for (size_t i = begin; i < end; i++) {
+        const vx_contact_constraint *c = &s->constraints[i];
+        if (!c->solve) continue;
+        for (uint32_t k = 0; k < (uint32_t)c->count; k++)
+            s->rows[c->first + k].normal_impulse = s->substep_points[c->first + k].total;
+    }
+}
+
 void vx_contact_substep_finish(vx_contact_solver *s, vx_solver_bodies *bodies, const vx_physics_config *config)
 {
+    /* the bounces, one after the other in pair order (they change the
+     * velocities the next ones see) */
     for (size_t i = 0; i < s->count; i++) {
         const vx_contact_constraint *c = &s->constraints[i];
         if (!c->solve) continue;
         float e = fminf(bodies->info[c->a].restitution, bodies->info[c->b].restitution);
+        if (!(e > 0.0f)) continue;
         vx_body_velocity *va = &bodies->velocity[c->a];
         vx_body_velocity *vb = &bodies->velocity[c->b];
         for (int k = 0; k < c->count; k++) {
-            vx_contact_hot_row *r = &s->rows[c->first + (uint32_t)k];
+            const vx_contact_hot_row *r = &s->rows[c->first + (uint32_t)k];
             const vx_contact_anchor *an = &s->anchors[c->first + (uint32_t)k];
             vx_contact_substep_point *p = &s->substep_points[c->first + (uint32_t)k];
-            if (e > 0.0f && an->approach < -config->restitution_threshold && p->total > 0.0f) {
+            if (an->approach < -config->restitution_threshold && p->total > 0.0f) {
                 float vn = vx_vec3_dot(vx_vec3_sub(vb->v, va->v), c->n) + vx_vec3_dot(vb->w, vx_contact_get3(r->rb_n)) -
                            vx_vec3_dot(va->w, vx_contact_get3(r->ra_n));
                 float lambda = (0.0f - e * an->approach - vn) * r->normal_mass;
@@ -369,7 +406,7 @@ void vx_contact_substep_finish(vx_contact_solver *s, vx_solver_bodies *bodies, c
                     p->total += lambda;
                 }
             }
-            r->normal_impulse = p->total;
         }
     }
+    vx_parallel_for(s->pool, s->count, summed_impulses_range, s);
 }

@@ -247,11 +247,11 @@ vx_status vx_contact_solver_solve_velocities(vx_contact_solver *s, vx_solver_bod
         st = vx_contact_solver_reserve_blocks(s);
         if (st != VX_OK) return st;
         /* pass 0 loads the blocks (after the warm start, when on) */
-        vx_color_sweep(s->pool, &s->colors, iterations + 1, 1u, velocity_range, &job, INFINITY);
+        vx_color_sweep(s->pool, &s->colors, &s->flow, iterations + 1, 1u, velocity_range, &job, INFINITY);
         vx_contact_solver_store_all_blocks(s);
     } else {
-        vx_color_sweep(s->pool, &s->colors, iterations + (warm_start ? 1 : 0), warm_start ? 1u : 0u, velocity_range,
-                       &job, INFINITY);
+        vx_color_sweep(s->pool, &s->colors, &s->flow, iterations + (warm_start ? 1 : 0), warm_start ? 1u : 0u,
+                       velocity_range, &job, INFINITY);
     }
     vx_contact_solver_unpack(s, bodies);
     return VX_OK;
