@@ -25,8 +25,6 @@ static vx_quat turn(vx_quat q, vx_vec3 theta)
         vx_quat_make(q.x + 0.5f * dq.x, q.y + 0.5f * dq.y, q.z + 0.5f * dq.z, q.w + 0.5f * dq.w));
 }
 
-static vx_vec3 to_world(const vx_body_pose *p, vx_vec3 local) { return vx_vec3_add(p->x, vx_quat_rotate(p->q, local)); }
-
 typedef struct {
     const vx_contact_solver *s;
     vx_solver_bodies *bodies;
@@ -55,13 +53,14 @@ static float position_range(void *arg, size_t unit_begin, size_t unit_end, int p
         bool turn_a = move_a && bodies->info[c->a].rotates, turn_b = move_b && bodies->info[c->b].rotates;
         for (int k = 0; k < c->count; k++) {
             const vx_contact_anchor *an = &s->anchors[c->first + (uint32_t)k];
-            vx_vec3 wa = to_world(pa, an->local_a);
-            vx_vec3 wb = to_world(pb, an->local_b);
-            float sep = vx_vec3_dot(vx_vec3_sub(wb, wa), c->n);
+            vx_v4 wa4 = vx_pose_to_world4(pa, &an->local_a);
+            vx_v4 wb4 = vx_pose_to_world4(pb, &an->local_b);
+            float sep = vx_v4_dot3(vx_v4_sub(wb4, wa4), vx_v4_load3(&c->n));
             min_sep = fminf(min_sep, sep);
             float C = percent * (sep + slop);
             C = C < -max_correction ? -max_correction : (C > 0.0f ? 0.0f : C);
             if (!(C < 0.0f)) continue;
+            vx_vec3 wa = vx_v4_to_vec3(wa4), wb = vx_v4_to_vec3(wb4);
 
             vx_vec3 mid = vx_vec3_scale(vx_vec3_add(wa, wb), 0.5f);
             vx_vec3 rn_a = vx_vec3_cross(vx_vec3_sub(mid, pa->x), c->n);

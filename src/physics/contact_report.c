@@ -140,8 +140,6 @@ vx_status vx_contact_solver_store(const vx_contact_solver *s, const vx_solver_bo
 
 /* ---- the report ---- */
 
-static vx_vec3 to_world(const vx_body_pose *p, vx_vec3 local) { return vx_vec3_add(p->x, vx_quat_rotate(p->q, local)); }
-
 /* The reported points of constraints [begin, end) into out; their number. */
 static size_t report_range(const vx_contact_solver *s, const vx_solver_bodies *bodies, size_t begin, size_t end,
                            vx_contact *out)
@@ -154,10 +152,11 @@ static size_t report_range(const vx_contact_solver *s, const vx_solver_bodies *b
         for (int k = 0; k < c->count; k++) {
             const vx_contact_anchor *an = &s->anchors[c->first + (uint32_t)k];
             float impulse = c->solve ? s->rows[c->first + (uint32_t)k].normal_impulse : 0.0f;
-            vx_vec3 wa = to_world(pa, an->local_a);
-            vx_vec3 wb = to_world(pb, an->local_b);
-            float depth = vx_vec3_dot(vx_vec3_sub(wa, wb), c->n);
+            vx_v4 wa4 = vx_pose_to_world4(pa, &an->local_a);
+            vx_v4 wb4 = vx_pose_to_world4(pb, &an->local_b);
+            float depth = vx_v4_dot3(vx_v4_sub(wa4, wb4), vx_v4_load3(&c->n));
             if (!(depth > 0.0f) && !(impulse > 0.0f)) continue;
+            vx_vec3 wa = vx_v4_to_vec3(wa4), wb = vx_v4_to_vec3(wb4);
             vx_contact *o = &out[n++];
             memset(o, 0, sizeof *o);
             o->entity_a = bodies->info[c->a].entity;

@@ -91,9 +91,9 @@ static void tangent_basis(vx_vec3 n, vx_vec3 *t1, vx_vec3 *t2)
 }
 
 /* World point -> body frame of a pose. */
-static vx_vec3 to_body(const vx_body_pose *p, vx_vec3 world)
+static vx_vec3 to_body(const vx_body_pose *p, const vx_vec3 *world)
 {
-    return vx_quat_rotate(vx_quat_conjugate(p->q), vx_vec3_sub(world, p->x));
+    return vx_v4_to_vec3(vx_pose_to_body4(p, vx_v4_load3(world)));
 }
 
 /* Each point of m takes the old entry with its own feature id; a point
@@ -118,7 +118,7 @@ static void match_points(const vx_manifold *m, const vx_body_pose *pa, const vx_
     }
     for (int k = 0; k < m->count; k++) {
         if (match[k]) continue;
-        vx_vec3 local = to_body(pa, m->points[k].point_a);
+        vx_vec3 local = to_body(pa, &m->points[k].point_a);
         float best = VX_WARM_MATCH_DISTANCE * VX_WARM_MATCH_DISTANCE;
         size_t best_j = n_old;
         for (size_t j = 0; j < n_old; j++) {
@@ -179,8 +179,8 @@ static void prepare_point(vx_contact_constraint *c, const vx_manifold_point *mp,
     const vx_body_pose *pb = &bodies->pose[c->b];
     memset(row, 0, sizeof *row);
     memset(anchor, 0, sizeof *anchor);
-    anchor->local_a = to_body(pa, mp->point_a);
-    anchor->local_b = to_body(pb, mp->point_b);
+    anchor->local_a = to_body(pa, &mp->point_a);
+    anchor->local_b = to_body(pb, &mp->point_b);
     anchor->feature = mp->feature;
     if (!c->solve) return;
 

@@ -7,8 +7,11 @@
 #ifndef VOLTEX_PHYSICS_SIMD4_H
 #define VOLTEX_PHYSICS_SIMD4_H
 
+#include "voltex/math.h"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
+#include <string.h>
 
 typedef __m128 vx_v4;
 
@@ -41,6 +44,20 @@ static inline vx_v4 vx_v4_make3(float x, float y, float z) { return _mm_set_ps(0
 static inline float vx_v4_x(vx_v4 a) { return _mm_cvtss_f32(a); }
 static inline float vx_v4_y(vx_v4 a) { return _mm_cvtss_f32(_mm_shuffle_ps(a, a, _MM_SHUFFLE(1, 1, 1, 1))); }
 static inline float vx_v4_z(vx_v4 a) { return _mm_cvtss_f32(_mm_movehl_ps(a, a)); }
+/* A vx_vec3 (12 bytes, any alignment, nothing read past it), pad lane 0.
+ * x and y go through memcpy, not a double pointer: a load through another
+ * type may be moved across stores to the floats (strict aliasing). */
+static inline vx_v4 vx_v4_load3(const vx_vec3 *v)
+{
+    double xy;
+    memcpy(&xy, v, sizeof xy);
+    return _mm_movelh_ps(_mm_castpd_ps(_mm_set_sd(xy)), _mm_load_ss(&v->z));
+}
+/* A vx_quat as x, y, z, w (any alignment). */
+static inline vx_v4 vx_v4_load_quat(const vx_quat *q) { return _mm_loadu_ps(&q->x); }
+static inline vx_v4 vx_v4_splat_w(vx_v4 a) { return _mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 3, 3, 3)); }
+/* (-x, -y, -z, w): vx_quat_conjugate */
+static inline vx_v4 vx_v4_conjugate(vx_v4 q) { return _mm_xor_ps(q, _mm_set_ps(0.0f, -0.0f, -0.0f, -0.0f)); }
 
 #else
 
@@ -94,8 +111,31 @@ static inline vx_v4 vx_v4_make3(float x, float y, float z)
 static inline float vx_v4_x(vx_v4 a) { return a.x; }
 static inline float vx_v4_y(vx_v4 a) { return a.y; }
 static inline float vx_v4_z(vx_v4 a) { return a.z; }
+static inline vx_v4 vx_v4_load3(const vx_vec3 *v) { return vx_v4_make3(v->x, v->y, v->z); }
+static inline vx_v4 vx_v4_load_quat(const vx_quat *q)
+{
+    vx_v4 r = {q->x, q->y, q->z, q->w};
+    return r;
+}
+static inline vx_v4 vx_v4_splat_w(vx_v4 a) { return vx_v4_splat(a.w); }
+static inline vx_v4 vx_v4_conjugate(vx_v4 q)
+{
+    vx_v4 r = {-q.x, -q.y, -q.z, q.w};
+    return r;
+}
 
 #endif
+
+static inline vx_vec3 vx_v4_to_vec3(vx_v4 a) { return vx_vec3_make(vx_v4_x(a), vx_v4_y(a), vx_v4_z(a)); }
+
+/* v (pad 0) turned by the unit quaternion q (x, y, z, w): vx_quat_rotate's
+ * operations in its order, t = 2 (u x v), v + w t + u x t, so the same bits;
+ * the pad lane stays 0 (for finite q). */
+static inline vx_v4 vx_v4_quat_rotate(vx_v4 q, vx_v4 v)
+{
+    vx_v4 t = vx_v4_mul(vx_v4_cross3(q, v), vx_v4_splat(2.0f));
+    return vx_v4_add(vx_v4_add(v, vx_v4_mul(t, vx_v4_splat_w(q))), vx_v4_cross3(q, t));
+}
 
 /* m v as vx_mat3_mul_vec3, from m's columns c0, c1, c2 (lane i of cj is
  * m[i][j]): (c0 vx + c1 vy) + c2 vz, lane i being (m[i][0] vx + m[i][1] vy)

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "common/thread_pool.h"
+#include "physics/simd4.h"
 #include "voltex/ecs.h"
 #include "voltex/physics.h"
 
@@ -104,5 +105,18 @@ void vx_solver_bodies_integrate_positions(vx_solver_bodies *b, float h, vx_threa
  * has already run: its inverse inertia and its velocity step are done now.
  * Clears its asleep flag. */
 void vx_solver_bodies_wake(vx_solver_bodies *b, size_t i, float h);
+
+/* A point from a pose's body frame to the world, and from the world to the
+ * body frame, on 4-float registers: vx_quat_rotate's operations in its
+ * order (the bits of p->x + rotate(q, local) and rotate(conj(q), world -
+ * p->x)), without the stores and reloads the vx_vec3 code compiles to. */
+static inline vx_v4 vx_pose_to_world4(const vx_body_pose *p, const vx_vec3 *local)
+{
+    return vx_v4_add(vx_v4_load3(&p->x), vx_v4_quat_rotate(vx_v4_load_quat(&p->q), vx_v4_load3(local)));
+}
+static inline vx_v4 vx_pose_to_body4(const vx_body_pose *p, vx_v4 world)
+{
+    return vx_v4_quat_rotate(vx_v4_conjugate(vx_v4_load_quat(&p->q)), vx_v4_sub(world, vx_v4_load3(&p->x)));
+}
 
 #endif
