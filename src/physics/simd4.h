@@ -53,6 +53,11 @@ static inline vx_v4 vx_v4_load3(const vx_vec3 *v)
     memcpy(&xy, v, sizeof xy);
     return _mm_movelh_ps(_mm_castpd_ps(_mm_set_sd(xy)), _mm_load_ss(&v->z));
 }
+/* x, y, z of a to 16-byte aligned p, and +0 in p[3]. */
+static inline void vx_v4_store3(float *p, vx_v4 a)
+{
+    _mm_store_ps(p, _mm_and_ps(a, _mm_castsi128_ps(_mm_set_epi32(0, -1, -1, -1))));
+}
 /* A vx_quat as x, y, z, w (any alignment). */
 static inline vx_v4 vx_v4_load_quat(const vx_quat *q) { return _mm_loadu_ps(&q->x); }
 static inline vx_v4 vx_v4_splat_w(vx_v4 a) { return _mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 3, 3, 3)); }
@@ -112,6 +117,13 @@ static inline float vx_v4_x(vx_v4 a) { return a.x; }
 static inline float vx_v4_y(vx_v4 a) { return a.y; }
 static inline float vx_v4_z(vx_v4 a) { return a.z; }
 static inline vx_v4 vx_v4_load3(const vx_vec3 *v) { return vx_v4_make3(v->x, v->y, v->z); }
+static inline void vx_v4_store3(float *p, vx_v4 a)
+{
+    p[0] = a.x;
+    p[1] = a.y;
+    p[2] = a.z;
+    p[3] = 0.0f;
+}
 static inline vx_v4 vx_v4_load_quat(const vx_quat *q)
 {
     vx_v4 r = {q->x, q->y, q->z, q->w};
