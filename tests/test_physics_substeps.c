@@ -1,10 +1,14 @@
 /* The substepped step (substeps > 1: contacts found once per step, the
  * solver per substep) against analytic results: free fall, a bounce of
  * restitution e rising to e^2 of the drop, a resting stack that stays put,
- * and the report's impulses summed over the substeps. */
+ * and the report's impulses summed over the substeps; and the separations a
+ * relax found, reused by the next substep, give the bytes of finding them
+ * again. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <string.h>
 
+#include "physics/contact_solver.h"
 #include "test_helpers.h"
 #include "voltex/physics.h"
 
@@ -134,5 +138,73 @@ Test(physics_substeps, resting_impulse_independent_of_substeps)
         VX_ASSERT_VEC3_NEAR(vx_test_transform(w, box)->position, 0.0f, 0.5f, 0.0f, 2e-3);
         vx_test_stepper_free(&s);
         vx_world_destroy(w);
+    }
+}
+
+/* ---- the relax's separations reused by the next substep ---- */
+
+/* A pyramid of 6 boxes and three boxes tumbling onto it: poses that move
+ * and turn between substeps. */
+static void spawn_tumbling_pile(vx_world *w, vx_entity *e, int *n)
+{
+    *n = 0;
+    e[(*n)++] = spawn_floor(w);
+    vx_collider shape = vx_collider_box(vx_vec3_make(0.5f, 0.5f, 0.5f));
+    for (int row = 0; row < 3; row++)
+        for (int i = 0; i < 3 - row; i++) {
+            vx_rigidbody rb = vx_rigidbody_dynamic(1.0f);
+            float x = (float)i * 1.02f - 1.02f + (float)row * 0.51f;
+            e[(*n)++] = vx_test_spawn_body(w, vx_vec3_make(x, 0.5f + (float)row, 0.0f), &shape, &rb);
+        }
+    for (int k = 0; k < 3; k++) {
+        vx_rigidbody rb = vx_rigidbody_dynamic(2.0f);
+        rb.velocity = vx_vec3_make(0.5f * (float)(k - 1), -2.0f, 0.3f);
+        rb.angular_velocity = vx_vec3_make(3.0f, (float)k, -2.0f);
+        e[(*n)++] = vx_test_spawn_body(w, vx_vec3_make(0.3f * (float)k - 0.3f, 4.0f + 1.2f * (float)k, 0.2f),
+                                       &shape, &rb);
+    }
+}
+
+/* With no position pass between substeps, a substep's targets use the
+ * separations its previous relax found from the same poses; finding them
+ * again must give the same bytes, step after step. */
+Test(physics_substeps, reusing_the_relax_separations_changes_no_byte)
+{
+    vx_world *w[2];
+    vx_entity e[2][16];
+    vx_test_stepper s[2];
+    int n = 0;
+    for (int r = 0; r < 2; r++) {
+        w[r] = vx_test_physics_world();
+        spawn_tumbling_pile(w[r], e[r], &n);
+        vx_test_stepper_init(&s[r]);
+        s[r].cfg.substeps = 4;
+        s[r].cfg.iterations = 1;
+        s[r].cfg.position_iterations = 0;
+    }
+    size_t contacts = 0;
+    for (int k = 0; k < 120; k++) {
+        vx_contact_substep_set_reuse(false);
+        vx_test_step(w[0], &s[0]);
+        vx_contact_substep_set_reuse(true);
+        vx_test_step(w[1], &s[1]);
+        contacts += s[0].report.count;
+        for (int i = 0; i < n; i++) {
+            cr_assert(memcmp(vx_test_transform(w[0], e[0][i]), vx_test_transform(w[1], e[1][i]),
+                             sizeof(vx_transform)) == 0,
+                      "step %d: entity %d's pose differs", k, i);
+            const vx_rigidbody *a = vx_world_get(w[0], e[0][i], VX_COMPONENT_RIGIDBODY);
+            const vx_rigidbody *b = vx_world_get(w[1], e[1][i], VX_COMPONENT_RIGIDBODY);
+            cr_assert(memcmp(a, b, sizeof *a) == 0, "step %d: entity %d's velocity differs", k, i);
+        }
+        cr_assert_eq(s[0].report.count, s[1].report.count, "step %d", k);
+        for (size_t c = 0; c < s[0].report.count; c++)
+            cr_assert(memcmp(&s[0].report.items[c], &s[1].report.items[c], sizeof(vx_contact)) == 0,
+                      "step %d: contact %zu differs", k, c);
+    }
+    cr_assert_gt(contacts, (size_t)120 * 8u, "the pile should be in contact most of the run");
+    for (int r = 0; r < 2; r++) {
+        vx_test_stepper_free(&s[r]);
+        vx_world_destroy(w[r]);
     }
 }

@@ -203,6 +203,10 @@ void vx_contact_substep_solve(vx_contact_solver *s, vx_solver_bodies *bodies, fl
  * position passes move a body in between. */
 void vx_contact_substep_relax(vx_contact_solver *s, vx_solver_bodies *bodies, float h, int iterations);
 void vx_contact_substep_end(vx_contact_solver *s, const vx_solver_bodies *bodies);
+/* For tests: false makes every substep find its points' separations from
+ * the poses again instead of reusing the relax's (true again: reuse).
+ * Results never depend on it. */
+void vx_contact_substep_set_reuse(bool on);
 /* After the cache is stored: restitution once per step (Box2D v3's scheme):
  * a point that approached faster than config->restitution_threshold at the
  * step's start and was pushed leaves at e times that speed; then the rows
