@@ -601,7 +601,8 @@ bool vx_collide_box_box_obb(const vx_obb *box_a, const vx_obb *box_b, float marg
 bool vx_collide_box_box(const vx_transform *a, vx_vec3 half_a, const vx_transform *b, vx_vec3 half_b,
                         float margin, vx_manifold *out)
 {
-    vx_obb box_a = vx_obb_make(a, half_a);
-    vx_obb box_b = vx_obb_make(b, half_b);
+    vx_obb box_a, box_b;
+    vx_obb_init(&box_a, a, half_a);
+    vx_obb_init(&box_b, b, half_b);
     return vx_collide_box_box_obb(&box_a, &box_b, margin, out);
 }

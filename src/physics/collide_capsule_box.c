@@ -378,7 +378,8 @@ bool vx_collide_capsule_box(const vx_transform *capsule, float radius, float hal
 
     /* Of the capsule only its axis (local Y) is needed. */
     vx_vec3 cap_axis = vx_collide_axis_y(vx_collide_rotation(capsule));
-    vx_obb obb = vx_obb_make(box, half_extents);
+    vx_obb obb;
+    vx_obb_init(&obb, box, half_extents);
     float e[3] = {obb.half[0], obb.half[1], obb.half[2]};
 
     segment sg;

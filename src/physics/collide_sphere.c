@@ -45,7 +45,8 @@ bool vx_collide_sphere_box(vx_vec3 sphere_pos, float radius, const vx_transform 
     vx_manifold_reset(out);
     margin = vx_collide_sanitize_margin(margin);
 
-    vx_obb obb = vx_obb_make(box, half_extents);
+    vx_obb obb;
+    vx_obb_init(&obb, box, half_extents);
     vx_vec3 c = vx_obb_to_local(&obb, sphere_pos);
 
     /* Closest point of the box to the centre, and the region of the centre. */
