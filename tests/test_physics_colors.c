@@ -322,6 +322,13 @@ static void check_sequential_lanes(const vx_contact_colors *c, const graph *g, c
         }
     }
     cr_assert_eq(u, c->unit_count);
+    /* neighbouring units of one step, or of two bins, are marked apart */
+    for (size_t v = 0; v + 1u < c->unit_count; v++) {
+        size_t i = expected[c->unit_start[v]], j = expected[c->unit_start[v + 1u]];
+        bool apart = step[i] == step[j] || bin_of[i] != bin_of[j];
+        cr_assert_eq(c->unit_apart[v] != 0, apart, "unit %zu", v);
+    }
+    cr_assert_eq(u, c->unit_count);
     cr_assert_eq(c->split_count, bins > 1u ? bins : 0u);
     if (bins > 1u) cr_assert_eq(c->split_unit[bins], (uint32_t)c->unit_count);
     /* the order of add between items that share a moved body */
@@ -510,6 +517,20 @@ static bool range_is_serial_at(const vx_contact_colors *c, size_t p)
     return false;
 }
 
+/* Units marked apart (solved side by side by the SIMD kernel) share no
+ * moved body with the unit after them; the last unit is never marked. */
+static void check_apart(const vx_contact_colors *c, const graph *g)
+{
+    for (size_t u = 0; u < c->unit_count; u++) {
+        if (!c->unit_apart[u]) continue;
+        cr_assert_lt(u + 1u, c->unit_count, "the last unit is marked apart");
+        for (size_t p = c->unit_start[u]; p < c->unit_start[u + 1u]; p++)
+            for (size_t q = c->unit_start[u + 1u]; q < c->unit_start[u + 2u]; q++)
+                cr_assert_not(share_moved_body(item_of(g, c->order[p]), item_of(g, c->order[q])),
+                              "units %zu and %zu are marked apart but share a moved body", u, u + 1u);
+    }
+}
+
 /* Both orders of g into fresh structures, checked. */
 static void check_both(const graph *g)
 {
@@ -517,6 +538,7 @@ static void check_both(const graph *g)
         vx_contact_colors c;
         vx_contact_colors_init(&c);
         cr_assert_eq(run_colors(&c, g, colored != 0), VX_OK);
+        check_apart(&c, g);
         if (colored)
             check_colored(&c, g);
         else

@@ -1,6 +1,7 @@
 /* The 4-lane contact kernel (src/physics/contact_wide.c) against the scalar
  * vx_contact_solver_solve_packed: random blocks must give memcmp-identical
- * velocities and impulses, and a box dropped on the ground must stop. */
+ * velocities and impulses, two blocks solved side by side those of the two
+ * in turn, and a box dropped on the ground must stop. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
@@ -268,6 +269,66 @@ static void run_random(uint32_t seed, random_run o)
 }
 
 Test(solver_wide, random_blocks_forward_hard) { run_random(0x12345u, (random_run){.blocks = 3000, .passes = 1}); }
+
+/* Two blocks over separate bodies (the second scenario's bodies after the
+ * first's in one velocity array) solved side by side by
+ * vx_contact_wide_solve_two give the bytes of the two solved in turn:
+ * velocities and impulses, manifolds of different sizes, friction or not,
+ * both directions, rigid and soft, several passes. */
+Test(solver_wide, two_blocks_side_by_side_give_the_bytes_of_two_in_turn)
+{
+    vx_test_rng r = {0xbeefu};
+    scenario *s[2];
+    vx_contact_wide_block *w[2][2]; /* [in turn, side by side][block] */
+    vx_contact_hot_velocity *vel[2];
+    for (int k = 0; k < 2; k++) {
+        s[k] = aligned_alloc(16, sizeof *s[k]);
+        vel[k] = aligned_alloc(16, 2 * BODIES * sizeof *vel[k]);
+        cr_assert(s[k] && vel[k]);
+        for (int j = 0; j < 2; j++) {
+            w[k][j] = aligned_alloc(16, vx_contact_wide_block_size(VX_MANIFOLD_MAX_POINTS));
+            cr_assert_not_null(w[k][j]);
+        }
+    }
+    for (int run = 0; run < 1500; run++) {
+        for (int j = 0; j < 2; j++) {
+            random_scenario(s[j], &r);
+            if (j == 1)
+                for (int i = 0; i < 4; i++) {
+                    s[1]->c[i].a += BODIES;
+                    s[1]->c[i].b += BODIES;
+                }
+            memcpy(vel[0] + j * BODIES, s[j]->vel, sizeof s[j]->vel);
+        }
+        memcpy(vel[1], vel[0], 2 * BODIES * sizeof *vel[0]);
+        for (int k = 0; k < 2; k++)
+            for (int j = 0; j < 2; j++) load_wide(w[k][j], s[j]);
+        bool soft = chance(&r, 30);
+        float mass_scale = soft ? vx_test_rng_range(&r, 0.2f, 1.0f) : 1.0f;
+        float impulse_scale = soft ? vx_test_rng_range(&r, 0.0f, 0.5f) : 0.0f;
+        int passes = 1 + (int)(vx_test_rng_next(&r) % 4u);
+        for (int pass = 0; pass < passes; pass++) {
+            bool back = chance(&r, 50);
+            vx_contact_wide_solve(w[0][0], vel[0], back, mass_scale, impulse_scale);
+            vx_contact_wide_solve(w[0][1], vel[0], back, mass_scale, impulse_scale);
+            vx_contact_wide_solve_two(w[1][0], w[1][1], vel[1], back, mass_scale, impulse_scale);
+        }
+        cr_assert(memcmp(vel[0], vel[1], 2 * BODIES * sizeof *vel[0]) == 0, "run %d: velocities differ", run);
+        for (int j = 0; j < 2; j++) {
+            vx_contact_hot_row turn[4][VX_MANIFOLD_MAX_POINTS];
+            memcpy(turn, s[j]->rows, sizeof turn);
+            store_wide(w[0][j], s[j]);
+            memcpy(turn, s[j]->rows, sizeof turn);
+            store_wide(w[1][j], s[j]);
+            cr_assert(memcmp(turn, s[j]->rows, sizeof turn) == 0, "run %d block %d: impulses differ", run, j);
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        for (int j = 0; j < 2; j++) free(w[k][j]);
+        free(s[k]);
+        free(vel[k]);
+    }
+}
 
 Test(solver_wide, random_blocks_backward_hard)
 {

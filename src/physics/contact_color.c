@@ -19,6 +19,7 @@ void vx_contact_colors_free(vx_contact_colors *c)
     free(c->unit_start);
     free(c->split_unit);
     free(c->unit_rank);
+    free(c->unit_apart);
     free(c->flow_dep_start);
     free(c->flow_dep);
     free(c->ids);
@@ -66,6 +67,7 @@ vx_status vx_contact_colors_begin(vx_contact_colors *c, size_t max_items, size_t
         VX_GROW_ARRAY(st, c->unit_start, cap);
         VX_GROW_ARRAY(st, c->split_unit, cap);
         VX_GROW_ARRAY(st, c->unit_rank, cap);
+        VX_GROW_ARRAY(st, c->unit_apart, cap);
         VX_GROW_ARRAY(st, c->flow_dep_start, cap);
         if (st == VX_OK) c->unit_capacity = cap;
     }
@@ -198,7 +200,11 @@ static vx_status add_range(vx_contact_colors *c, uint32_t begin, uint32_t end, b
 {
     if (end <= begin) return VX_OK;
     uint32_t first_unit = (uint32_t)c->unit_count;
-    for (uint32_t p = begin; p < end; p += unit_size) c->unit_start[c->unit_count++] = p;
+    for (uint32_t p = begin; p < end; p += unit_size) {
+        /* a colour's units share no moved body; a leftover's may */
+        c->unit_apart[c->unit_count] = unit_size == VX_COLOR_UNIT && p + unit_size < end;
+        c->unit_start[c->unit_count++] = p;
+    }
     c->unit_start[c->unit_count] = end;
     return push_range(c, first_unit, (uint32_t)c->unit_count, serial, level);
 }
@@ -225,6 +231,7 @@ static vx_status order_of_add(vx_contact_colors *c)
     c->lanes = false;
     vx_status st = add_range(c, 0u, (uint32_t)c->count, true, 0u, VX_COLOR_UNIT);
     if (st != VX_OK) c->count = 0;
+    for (size_t u = 0; u < c->unit_count; u++) c->unit_apart[u] = 0; /* its units may share bodies */
     return st;
 }
 
@@ -387,6 +394,11 @@ static vx_status in_lanes(vx_contact_colors *c, const uint32_t *bin, uint32_t bi
     }
     c->unit_start[c->unit_count] = (uint32_t)n;
     if (bins > 1u) c->split_unit[c->split_count] = (uint32_t)c->unit_count; /* the end */
+    for (size_t u = 0; u + 1u < c->unit_count; u++) {
+        uint32_t i = c->order[c->unit_start[u]], j = c->order[c->unit_start[u + 1u]];
+        c->unit_apart[u] = step[i] == step[j] || (bin && bin[i] != bin[j]);
+    }
+    if (c->unit_count > 0) c->unit_apart[c->unit_count - 1u] = 0;
     c->lanes = true;
     if (bins > 1u)
         st = push_range(c, 0u, (uint32_t)c->unit_count, false, 0u);

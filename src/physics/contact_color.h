@@ -107,6 +107,10 @@ typedef struct {
      * flow_dep_start[u + 1]), no repeats, not u itself) */
     bool flow;
     uint32_t *unit_rank, *flow_dep_start, *flow_dep;
+    /* unit_apart[u] != 0: units u and u + 1 share no moved body (one
+     * colour, one step, or two bins), so the SIMD solver may run their
+     * dependency chains side by side (contact_wide.h) */
+    uint8_t *unit_apart;
     size_t unit_capacity, flow_dep_capacity;
     /* one more every time end computes an order (not when it keeps one) */
     uint64_t version;

@@ -331,6 +331,39 @@ void vx_contact_wide_solve(vx_contact_wide_block *w, vx_contact_hot_velocity *ve
     scatter(&b, lb.pad_b, lb.vb, w->store_b);
 }
 
+void vx_contact_wide_solve_two(vx_contact_wide_block *w0, vx_contact_wide_block *w1, vx_contact_hot_velocity *vel,
+                               bool backwards, float mass_scale, float impulse_scale)
+{
+    if (!w0->used || !w1->used) {
+        vx_contact_wide_solve(w0, vel, backwards, mass_scale, impulse_scale);
+        vx_contact_wide_solve(w1, vel, backwards, mass_scale, impulse_scale);
+        return;
+    }
+    lane_bodies l0, l1;
+    load_lane_bodies(&l0, w0, vel);
+    load_lane_bodies(&l1, w1, vel);
+    wide_body a0 = l0.a, b0 = l0.b, a1 = l1.a, b1 = l1.b;
+    int c0 = (int)w0->max_count, c1 = (int)w1->max_count;
+    int most = c0 > c1 ? c0 : c1;
+    /* point by point, block 0's row then block 1's: each block's rows in
+     * its own order, the two chains of dependent operations side by side */
+    w4 f0 = w4_load(w0->friction), f1 = w4_load(w1->friction);
+    bool fr0 = w0->has_friction != 0, fr1 = w1->has_friction != 0;
+    for (int k = 0; k < most; k++) {
+        if (fr0 && k < c0) solve_friction(&a0, &b0, &w0->points[k].friction, f0, w0->points[k].normal.normal_impulse);
+        if (fr1 && k < c1) solve_friction(&a1, &b1, &w1->points[k].friction, f1, w1->points[k].normal.normal_impulse);
+    }
+    w4 ms = w4_splat(mass_scale), is = w4_splat(impulse_scale);
+    for (int j = 0; j < most; j++) {
+        if (j < c0) solve_normal(&a0, &b0, &w0->points[backwards ? c0 - 1 - j : j].normal, ms, is);
+        if (j < c1) solve_normal(&a1, &b1, &w1->points[backwards ? c1 - 1 - j : j].normal, ms, is);
+    }
+    scatter(&a0, l0.pad_a, l0.va, w0->store_a);
+    scatter(&b0, l0.pad_b, l0.vb, w0->store_b);
+    scatter(&a1, l1.pad_a, l1.va, w1->store_a);
+    scatter(&b1, l1.pad_b, l1.vb, w1->store_b);
+}
+
 /* The accumulated impulses applied to the lanes' bodies, point by point as
  * the substepped solve's scalar warm start does: p = n ln + (t1 l1 + t2 l2),
  * vA -= mA p, wA -= IA^-1 (rA x n ln + ...), and + for B. Points a lane does

@@ -105,6 +105,13 @@ void vx_contact_wide_load(vx_contact_wide_block *w, const vx_contact_hot_constra
  * they are (the scalar code keeps a +0 pad too while impulses are finite). */
 void vx_contact_wide_solve(vx_contact_wide_block *w, vx_contact_hot_velocity *vel, bool backwards,
                            float mass_scale, float impulse_scale);
+/* vx_contact_wide_solve(w0) then (w1), the same bits, for two blocks that
+ * share no body with inv_mass > 0 (contact_color.h's unit_apart): their
+ * rows go point by point side by side, so that the processor overlaps the
+ * two chains of dependent operations (a block's rows wait for each other:
+ * its lanes' velocities pass through every row). */
+void vx_contact_wide_solve_two(vx_contact_wide_block *w0, vx_contact_wide_block *w1, vx_contact_hot_velocity *vel,
+                               bool backwards, float mass_scale, float impulse_scale);
 /* The accumulated impulses back into the lanes' hot rows: normal impulse of
  * every point, tangent impulses of the lanes with friction (the others'
  * rows are left untouched, as the scalar solve leaves them). rows[i] may be
