@@ -11,8 +11,8 @@
  *
  * The run, on real threads (1 to 7, beyond this machine's cores, some
  * units made slow to shake the timing): every unit is solved once per
- * pass, and every body sees its units in the order of the serial sweep,
- * pass after pass. That order is what makes the results those of one
+ * pass (alone, or with the next one in a call of two), and every body sees
+ * its units in the order of the serial sweep, pass after pass. That order is what makes the results those of one
  * thread bit for bit (tests/test_physics_threads.c checks the bytes). */
 #include <criterion/criterion.h>
 #include <stdatomic.h>
@@ -166,29 +166,33 @@ typedef struct {
     size_t *len;
     atomic_int *calls; /* per pass and unit */
     atomic_int bad_ranges;
+    atomic_int pairs; /* calls for two units in a row */
     int slow_every; /* 0: no slow units */
 } recorder;
 
 static float record(void *arg, size_t begin, size_t end, int pass)
 {
     recorder *r = arg;
-    if (end != begin + 1u || begin >= r->c->unit_count || pass < 0 || pass >= PASSES) {
+    /* one unit, or two in a row */
+    if (end <= begin || end > begin + 2u || end > r->c->unit_count || pass < 0 || pass >= PASSES) {
         atomic_fetch_add(&r->bad_ranges, 1);
         return 0.0f;
     }
-    uint32_t u = (uint32_t)begin;
-    atomic_fetch_add(&r->calls[(size_t)pass * r->c->unit_count + u], 1);
-    if (r->slow_every > 0 && (u * 7u + (uint32_t)pass) % (uint32_t)r->slow_every == 0u) {
-        struct timespec ts = {0, 20000L};
-        nanosleep(&ts, NULL);
-    }
-    for (uint32_t p = r->c->unit_start[u]; p < r->c->unit_start[u + 1u]; p++) {
-        const item *it = &r->g->items[r->c->order[p]];
-        uint32_t bodies[2] = {it->moved_a ? it->a : UINT32_MAX, it->moved_b ? it->b : UINT32_MAX};
-        for (int k = 0; k < 2; k++) {
-            uint32_t x = bodies[k];
-            if (x == UINT32_MAX || r->len[x] >= MAX_LOG) continue;
-            r->log[x][r->len[x]++] = (uint32_t)pass * (uint32_t)r->c->unit_count + u;
+    if (end == begin + 2u) atomic_fetch_add(&r->pairs, 1);
+    for (uint32_t u = (uint32_t)begin; u < (uint32_t)end; u++) {
+        atomic_fetch_add(&r->calls[(size_t)pass * r->c->unit_count + u], 1);
+        if (r->slow_every > 0 && (u * 7u + (uint32_t)pass) % (uint32_t)r->slow_every == 0u) {
+            struct timespec ts = {0, 20000L};
+            nanosleep(&ts, NULL);
+        }
+        for (uint32_t p = r->c->unit_start[u]; p < r->c->unit_start[u + 1u]; p++) {
+            const item *it = &r->g->items[r->c->order[p]];
+            uint32_t bodies[2] = {it->moved_a ? it->a : UINT32_MAX, it->moved_b ? it->b : UINT32_MAX};
+            for (int k = 0; k < 2; k++) {
+                uint32_t x = bodies[k];
+                if (x == UINT32_MAX || r->len[x] >= MAX_LOG) continue;
+                r->log[x][r->len[x]++] = (uint32_t)pass * (uint32_t)r->c->unit_count + u;
+            }
         }
     }
     return 0.0f;
@@ -207,11 +211,13 @@ static void run_and_check(const vx_contact_colors *c, const graph *g, vx_color_f
         cr_assert_not_null(r.log[x]);
     }
     atomic_init(&r.bad_ranges, 0);
+    atomic_init(&r.pairs, 0);
     vx_thread_pool *pool = NULL;
     cr_assert_eq(vx_thread_pool_create(&pool, threads), VX_OK);
     vx_color_flow_run(pool, f, PASSES, record, &r);
     vx_thread_pool_destroy(pool);
     cr_assert_eq(atomic_load(&r.bad_ranges), 0);
+    if (threads == 1) cr_assert_gt(atomic_load(&r.pairs), 0, "one thread runs units in pairs");
     for (size_t k = 0; k < PASSES * units; k++)
         cr_assert_eq(atomic_load(&r.calls[k]), 1, "%d threads: pass %zu unit %zu solved %d times", threads,
                      k / units, k % units, atomic_load(&r.calls[k]));

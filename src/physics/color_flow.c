@@ -116,6 +116,14 @@ typedef struct {
     void *arg;
 } flow_job;
 
+/* What a wait asks of its thread in pass `pass` (0: nothing). */
+static size_t needed(const vx_color_flow *f, const vx_color_wait *wt, int pass)
+{
+    size_t theirs = f->first[wt->thread + 1u] - f->first[wt->thread];
+    int64_t need = (int64_t)pass * (int64_t)theirs + wt->done;
+    return need > 0 ? (size_t)need : 0u;
+}
+
 static void flow_thread(void *ctx, int t, int threads)
 {
     flow_job *job = ctx;
@@ -129,12 +137,19 @@ static void flow_thread(void *ctx, int t, int threads)
         for (size_t k = begin; k < end; k++) {
             for (uint32_t w = f->wait_start[k]; w < f->wait_start[k + 1]; w++) {
                 const vx_color_wait *wt = &f->waits[w];
-                size_t theirs = f->first[wt->thread + 1u] - f->first[wt->thread];
-                int64_t need = (int64_t)pass * (int64_t)theirs + wt->done;
-                if (need > 0 && seen[wt->thread] < (size_t)need)
-                    seen[wt->thread] = vx_thread_progress_wait(&f->done[wt->thread], (size_t)need);
+                size_t need = needed(f, wt, pass);
+                if (seen[wt->thread] < need) seen[wt->thread] = vx_thread_progress_wait(&f->done[wt->thread], need);
             }
-            job->fn(job->arg, f->units[k], f->units[k] + 1u, pass);
+            /* the next unit too when it follows in the pass and its waits
+             * are already met: fn may solve the two side by side */
+            size_t n = 1;
+            if (k + 1u < end && f->units[k + 1u] == f->units[k] + 1u) {
+                n = 2;
+                for (uint32_t w = f->wait_start[k + 1u]; w < f->wait_start[k + 2u]; w++)
+                    if (seen[f->waits[w].thread] < needed(f, &f->waits[w], pass)) n = 1;
+            }
+            job->fn(job->arg, f->units[k], f->units[k] + n, pass);
+            k += n - 1u;
             vx_thread_progress_set(&f->done[t], (size_t)pass * mine + (k - begin) + 1u);
         }
     }

@@ -54,8 +54,10 @@ void vx_color_flow_free(vx_color_flow *f);
 vx_status vx_color_flow_plan(vx_color_flow *f, const vx_contact_colors *colors, int threads);
 
 /* `passes` passes over every unit on the pool's threads (as many as the
- * plan was made for): fn(arg, u, u + 1, pass) for each unit u, what fn does to a unit
- * touching only that unit's constraints and bodies. */
+ * plan was made for): fn(arg, u, u + 1, pass) for each unit u, or fn(arg,
+ * u, u + 2, pass) for two that follow each other on one thread when the
+ * second's waits are met already; what fn does to a unit touching only
+ * that unit's constraints and bodies. */
 void vx_color_flow_run(vx_thread_pool *pool, vx_color_flow *f, int passes,
                        float (*fn)(void *arg, size_t begin, size_t end, int pass), void *arg);
 
