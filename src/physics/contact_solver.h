@@ -235,6 +235,14 @@ static inline bool vx_contact_solver_unit_single(const vx_contact_solver *s, siz
 {
     return s->colors.unit_start[unit + 1u] - s->colors.unit_start[unit] < 2u;
 }
+/* Unit u and the next one (both in lanes, the next before end) share no
+ * moving body: the SIMD solve may run them side by side
+ * (vx_contact_wide_solve_two). */
+static inline bool vx_contact_solver_pairs_with_next(const vx_contact_solver *s, size_t u, size_t end)
+{
+    return u + 1u < end && s->colors.lanes && s->colors.unit_apart[u] && !vx_contact_solver_unit_single(s, u) &&
+           !vx_contact_solver_unit_single(s, u + 1u);
+}
 static inline struct vx_contact_wide_block *vx_contact_solver_block(const vx_contact_solver *s, size_t unit)
 {
     return (struct vx_contact_wide_block *)(void *)(s->block_arena + s->block_offset[unit]);

@@ -292,7 +292,7 @@ static float solve_range(void *arg, size_t unit_begin, size_t unit_end, int pass
                 vx_contact_wide_warm_start(vx_contact_solver_block(s, u), s->hot_velocity);
             else
                 vx_contact_wide_clear_impulses(vx_contact_solver_block(s, u));
-        } else if (u + 1u < unit_end && s->colors.unit_apart[u] && !scalar_unit(s, u + 1u)) {
+        } else if (vx_contact_solver_pairs_with_next(s, u, unit_end)) {
             vx_contact_wide_solve_two(vx_contact_solver_block(s, u), vx_contact_solver_block(s, u + 1u),
                                       s->hot_velocity, backwards, job->mass_scale, job->impulse_scale);
             u++;
@@ -331,7 +331,7 @@ static float relax_range(void *arg, size_t unit_begin, size_t unit_end, int pass
         if (!scalar_unit(s, u)) {
             /* the block still holds the substep's solve: new targets, then solve */
             if (pass == 0) set_block_targets(s, job->bodies, u, job->inv_h, false, 0.0f);
-            if (u + 1u < unit_end && s->colors.unit_apart[u] && !scalar_unit(s, u + 1u)) {
+            if (vx_contact_solver_pairs_with_next(s, u, unit_end)) {
                 if (pass == 0) set_block_targets(s, job->bodies, u + 1u, job->inv_h, false, 0.0f);
                 vx_contact_wide_solve_two(vx_contact_solver_block(s, u), vx_contact_solver_block(s, u + 1u),
                                           s->hot_velocity, backwards, 1.0f, 0.0f);

@@ -204,7 +204,7 @@ static float velocity_range_wide(velocity_job *job, size_t unit_begin, size_t un
         if (vx_contact_solver_unit_single(s, u)) {
             size_t i = s->colors.unit_start[u];
             solve_constraint(&s->hot[i], &s->rows[s->hot[i].first], s->hot_velocity, backwards);
-        } else if (u + 1u < unit_end && s->colors.unit_apart[u] && !vx_contact_solver_unit_single(s, u + 1u)) {
+        } else if (vx_contact_solver_pairs_with_next(s, u, unit_end)) {
             vx_contact_wide_solve_two(vx_contact_solver_block(s, u), vx_contact_solver_block(s, u + 1u),
                                       s->hot_velocity, backwards, 1.0f, 0.0f);
             u++;
