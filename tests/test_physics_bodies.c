@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "physics/solver_body.h"
 #include "test_helpers.h"
 #include "voltex/physics.h"
 #include "voltex/rotation.h"
@@ -230,4 +231,33 @@ Test(physics_bodies, sensor_reports_overlap_and_never_pushes)
     cr_assert_eq(reported, overlapping);
     vx_test_stepper_free(&s);
     vx_world_destroy(w);
+}
+
+/* The pose transforms on 4-float registers (solver_body.h) are the bits of
+ * the vx_vec3 formulas they replace: x + rotate(q, local) and
+ * rotate(conj(q), world - x), with the pad lane +0, for random poses. */
+Test(physics_bodies, register_pose_transforms_are_the_bits_of_the_vec3_formulas)
+{
+    vx_test_rng rng = {0x5eedu};
+    for (int i = 0; i < 100000; i++) {
+        vx_body_pose p;
+        p.x = vx_test_rng_vec3(&rng, -50.0f, 50.0f);
+        vx_vec3 axis = vx_test_rng_vec3(&rng, -1.0f, 1.0f); /* drawn in turn, not as one call's arguments */
+        float w = vx_test_rng_range(&rng, -1.0f, 1.0f);
+        p.q = vx_quat_normalize(vx_quat_make(axis.x, axis.y, axis.z, w));
+        vx_vec3 local = vx_test_rng_vec3(&rng, -2.0f, 2.0f);
+        vx_vec3 world = vx_test_rng_vec3(&rng, -60.0f, 60.0f);
+        vx_vec3 to_world = vx_vec3_add(p.x, vx_quat_rotate(p.q, local));
+        vx_vec3 to_body = vx_quat_rotate(vx_quat_conjugate(p.q), vx_vec3_sub(world, p.x));
+        _Alignas(16) float got_world[4], got_body[4];
+        vx_v4_store3(got_world, vx_pose_to_world4(&p, &local));
+        vx_v4_store3(got_body, vx_pose_to_body4(&p, vx_v4_load3(&world)));
+        cr_assert(memcmp(got_world, &to_world, sizeof to_world) == 0 && got_world[3] == 0.0f &&
+                      !signbit(got_world[3]),
+                  "pose %d: to world (%a %a %a) vs (%a %a %a)", i, (double)got_world[0], (double)got_world[1],
+                  (double)got_world[2], (double)to_world.x, (double)to_world.y, (double)to_world.z);
+        cr_assert(memcmp(got_body, &to_body, sizeof to_body) == 0, "pose %d: to body (%a %a %a) vs (%a %a %a)", i,
+                  (double)got_body[0], (double)got_body[1], (double)got_body[2], (double)to_body.x,
+                  (double)to_body.y, (double)to_body.z);
+    }
 }

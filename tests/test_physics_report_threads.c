@@ -7,7 +7,8 @@
  * stepped side by side with 1, 2, 3 and 5 threads and the reports compared
  * after every step; the two stages are also run by hand on the pile's
  * solved constraints with pools of 1, 2, 3 and 5 threads and their cache
- * and report compared with the calling thread's alone. And what a report
+ * and report compared with the calling thread's alone. The contact set-up
+ * writes every byte of its rows. And what a report
  * entry says is checked on two boxes: a resting box reports its four
  * bottom corners with the overlap, the normal and the impulse that holds
  * it; a box hovering within the speculative distance reports nothing. */
@@ -342,6 +343,50 @@ Test(physics_report_threads, cache_and_report_are_identical_for_every_split)
 
     vx_contact_list_free(&ref_report);
     vx_contact_cache_free(&ref_cache);
+    vx_contact_cache_free(&warm);
+    vx_contact_solver_free(&s);
+    vx_manifold_detector_free(&d);
+    vx_solver_bodies_free(&bodies);
+    vx_test_stepper_free(&st);
+    vx_world_destroy(w);
+}
+
+/* ---- the set-up's rows ---- */
+
+/* prepare writes every byte of the rows it sets up (it does not clear a
+ * solved row first): the pile's constraints prepared again over rows full
+ * of garbage, from the same bodies, manifolds and cache, are the same
+ * bytes. */
+Test(physics_report_threads, prepare_writes_every_byte_of_its_rows)
+{
+    vx_world *w = make_pile();
+    vx_test_stepper st;
+    vx_test_stepper_init(&st);
+    for (int k = 0; k < STEPS; k++) vx_test_step(w, &st);
+    const vx_physics_config *cfg = &st.cfg;
+    vx_solver_bodies bodies;
+    vx_solver_bodies_init(&bodies);
+    cr_assert_eq(vx_solver_bodies_gather(&bodies, w, cfg->gravity, NULL), VX_OK);
+    vx_manifold_detector d;
+    vx_manifold_detector_init(&d);
+    vx_contact_solver s;
+    vx_contact_solver_init(&s);
+    vx_contact_cache warm;
+    vx_contact_cache_init(&warm);
+    solve_substep(&bodies, &d, &s, &warm, cfg);
+    cr_assert_eq(vx_contact_solver_store(&s, &bodies, &warm), VX_OK); /* warm impulses for the rows */
+    cr_assert_eq(vx_contact_solver_prepare(&s, &d, &bodies, &warm, cfg, cfg->fixed_dt), VX_OK);
+    size_t points = s.point_count;
+    cr_assert_gt(points, 100u);
+    vx_contact_hot_row *first = malloc(points * sizeof *first);
+    cr_assert_not_null(first);
+    memcpy(first, s.rows, points * sizeof *first);
+    memset(s.rows, GARBAGE, points * sizeof *s.rows);
+    cr_assert_eq(vx_contact_solver_prepare(&s, &d, &bodies, &warm, cfg, cfg->fixed_dt), VX_OK);
+    cr_assert_eq(s.point_count, points);
+    for (size_t p = 0; p < points; p++)
+        cr_assert(memcmp(&first[p], &s.rows[p], sizeof *first) == 0, "row %zu kept garbage", p);
+    free(first);
     vx_contact_cache_free(&warm);
     vx_contact_solver_free(&s);
     vx_manifold_detector_free(&d);
