@@ -232,6 +232,58 @@ Test(ecs_component, add_get_overwrite_remove)
     vx_world_destroy(w);
 }
 
+/* The layout number changes with every spawn, despawn, registration, new
+ * component and removal, and with nothing else (overwrites, reads, failed
+ * calls); two worlds never share one, even when the second is made where
+ * the first was freed. */
+Test(ecs_component, layout_changes_exactly_when_what_exists_changes)
+{
+    cr_assert_eq(vx_world_layout(NULL), 0u);
+    vx_world *w = make_world();
+    uint64_t seen[16];
+    size_t n = 0;
+    seen[n++] = vx_world_layout(w);
+    cr_assert_neq(seen[0], 0u);
+#define CHANGED()                                                                                          \
+    do {                                                                                                   \
+        uint64_t now_ = vx_world_layout(w);                                                                \
+        for (size_t i_ = 0; i_ < n; i_++) cr_assert_neq(now_, seen[i_], "a layout number came back");      \
+        seen[n++] = now_;                                                                                  \
+    } while (0)
+#define UNCHANGED() cr_assert_eq(vx_world_layout(w), seen[n - 1])
+    vx_entity e;
+    cr_assert_eq(vx_world_spawn(w, &e), VX_OK);
+    CHANGED();
+    vx_vec3 p = vx_vec3_make(1.0f, 2.0f, 3.0f);
+    cr_assert_eq(vx_world_add(w, e, T_POS, &p), VX_OK);
+    CHANGED();
+    p.x = 7.0f;
+    cr_assert_eq(vx_world_add(w, e, T_POS, &p), VX_OK); /* an overwrite: the same slot */
+    UNCHANGED();
+    cr_assert_not_null(vx_world_get(w, e, T_POS));
+    cr_assert(vx_world_has(w, e, T_POS));
+    UNCHANGED();
+    cr_assert(!vx_world_remove(w, e, T_TAG)); /* nothing to remove */
+    cr_assert_eq(vx_world_add(w, e, 9, &p), VX_ERR_INVALID);
+    UNCHANGED();
+    cr_assert(vx_world_remove(w, e, T_POS));
+    CHANGED();
+    cr_assert_eq(vx_world_register_component(w, 9, 4u), VX_OK);
+    CHANGED();
+    cr_assert(vx_world_despawn(w, e));
+    CHANGED();
+    cr_assert(!vx_world_despawn(w, e)); /* stale */
+    cr_assert_eq(vx_world_add(w, e, T_POS, &p), VX_ERR_INVALID);
+    UNCHANGED();
+    vx_world_destroy(w);
+    vx_world *w2 = make_world();
+    w = w2;
+    CHANGED(); /* whether or not it got the freed world's address */
+#undef CHANGED
+#undef UNCHANGED
+    vx_world_destroy(w2);
+}
+
 Test(ecs_component, despawn_removes_components_from_every_set)
 {
     vx_world *w = make_world();

@@ -261,3 +261,65 @@ Test(physics_bodies, register_pose_transforms_are_the_bits_of_the_vec3_formulas)
                   (double)to_body.y, (double)to_body.z);
     }
 }
+
+/* The step finds the world's bodies again after every change of what
+ * exists (vx_world_layout), and only reads them through the pointers it has
+ * otherwise: a body spawned between steps falls from the next step on (also
+ * when the spawns move the component arrays), one that loses its rigid body
+ * stops, a despawned one is gone from the contacts, and a scratch moved to
+ * another world simulates that world's bodies. */
+Test(physics_bodies, bodies_added_and_removed_between_steps_are_found)
+{
+    vx_world *w = vx_test_physics_world();
+    vx_collider floor_shape = vx_collider_box(vx_vec3_make(50.0f, 0.5f, 50.0f));
+    vx_entity floor = vx_test_spawn_body(w, vx_vec3_make(0.0f, -0.5f, 0.0f), &floor_shape, NULL);
+    vx_collider ball = vx_collider_sphere(0.25f);
+    vx_rigidbody rb = vx_rigidbody_dynamic(1.0f);
+    vx_entity first = vx_test_spawn_body(w, vx_vec3_make(0.0f, 5.0f, 0.0f), &ball, &rb);
+    vx_test_stepper s;
+    vx_test_stepper_init(&s);
+    vx_test_step(w, &s);
+    cr_assert_lt(vx_test_transform(w, first)->position.y, 5.0f);
+
+    /* many new bodies: the component arrays grow and move */
+    vx_entity added[200];
+    for (int i = 0; i < 200; i++)
+        added[i] = vx_test_spawn_body(w, vx_vec3_make((float)(i % 20) - 10.0f, 10.0f, (float)(i / 20) * 2.0f - 10.0f),
+                                      &ball, &rb);
+    float y_first = vx_test_transform(w, first)->position.y;
+    vx_test_step(w, &s);
+    cr_assert_lt(vx_test_transform(w, first)->position.y, y_first, "the first body still falls");
+    for (int i = 0; i < 200; i++) {
+        /* one step of free fall from rest: y = 10 + g h^2 */
+        float expect = 10.0f + s.cfg.gravity.y * s.cfg.fixed_dt * s.cfg.fixed_dt;
+        cr_assert_eq(vx_test_transform(w, added[i])->position.y, expect, "body %d did not move as spawned", i);
+    }
+
+    /* the first body loses its rigid body: a bare collider, it stays put */
+    for (int k = 0; k < 60; k++) vx_test_step(w, &s);
+    cr_assert(vx_world_remove(w, first, VX_COMPONENT_RIGIDBODY));
+    vx_transform frozen = *vx_test_transform(w, first);
+    for (int k = 0; k < 5; k++) vx_test_step(w, &s);
+    cr_assert(memcmp(vx_test_transform(w, first), &frozen, sizeof frozen) == 0, "a bare collider moved");
+
+    /* the added bodies land on the floor; despawned, they leave no contact */
+    for (int k = 0; k < 120; k++) vx_test_step(w, &s);
+    cr_assert_gt(vx_test_pair_impulse(&s, floor, added[0], NULL), 0.0f, "the ball does not rest on the floor");
+    for (int i = 0; i < 200; i++) cr_assert(vx_world_despawn(w, added[i]));
+    vx_test_step(w, &s);
+    for (size_t i = 0; i < s.report.count; i++)
+        for (int j = 0; j < 200; j++)
+            cr_assert(!vx_entity_equal(s.report.items[i].entity_a, added[j]) &&
+                          !vx_entity_equal(s.report.items[i].entity_b, added[j]),
+                      "a despawned body is still in contact");
+    vx_world_destroy(w);
+
+    /* the same scratch on a new world */
+    vx_world *w2 = vx_test_physics_world();
+    vx_entity other = vx_test_spawn_body(w2, vx_vec3_make(3.0f, 2.0f, 1.0f), &ball, &rb);
+    vx_test_step(w2, &s);
+    VX_ASSERT_NEAR(vx_test_transform(w2, other)->position.y,
+                   2.0f + s.cfg.gravity.y * s.cfg.fixed_dt * s.cfg.fixed_dt, 1e-6);
+    vx_test_stepper_free(&s);
+    vx_world_destroy(w2);
+}

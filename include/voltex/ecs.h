@@ -63,6 +63,12 @@ const void *vx_world_get_const(const vx_world *world, vx_entity e, vx_component_
 bool vx_world_has(const vx_world *world, vx_entity e, vx_component_type type);
 /* false if e is stale or has no such component. */
 bool vx_world_remove(vx_world *world, vx_entity e, vx_component_type type);
+/* A number that changes whenever an entity is spawned or despawned or a
+ * component type registered, or a component added (not overwritten) or
+ * removed, and that no other world ever has: while it stays the same, the
+ * pointers vx_world_get returned stay valid and every query finds the same
+ * entities in the same order. */
+uint64_t vx_world_layout(const vx_world *world);
 /* Number of entities that have a component of `type`. */
 size_t vx_world_component_count(const vx_world *world, vx_component_type type);
 

@@ -1,4 +1,5 @@
 /* Entities (generational slots with a LIFO free list) and the component API. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,18 @@
 /* Index UINT32_MAX is VX_ENTITY_NULL's, so slots stop below it. */
 #define VX_MAX_SLOTS ((size_t)UINT32_MAX)
 
+/* The layout numbers of every world come from one counter, so two worlds
+ * (one freed, one made at the same address) never share a number. */
+static atomic_uint_fast64_t layout_counter = 0;
+
+/* Something was spawned, despawned, added or removed: a new number. */
+static void layout_changed(vx_world *world)
+{
+    world->layout = (uint64_t)atomic_fetch_add_explicit(&layout_counter, 1u, memory_order_relaxed) + 1u;
+}
+
+uint64_t vx_world_layout(const vx_world *world) { return world ? world->layout : 0u; }
+
 bool vx_entity_equal(vx_entity a, vx_entity b)
 {
     return a.index == b.index && a.generation == b.generation;
@@ -21,6 +34,7 @@ vx_world *vx_world_create(void)
     vx_world *world = calloc(1u, sizeof *world);
     if (!world) return NULL;
     for (size_t t = 0; t < VX_MAX_COMPONENT_TYPES; t++) vx_sparse_set_init(&world->sets[t], 1u);
+    layout_changed(world);
     return world;
 }
 
@@ -46,6 +60,7 @@ vx_status vx_world_register_component(vx_world *world, vx_component_type type, s
         return VX_ERR_INVALID;
     vx_sparse_set_init(&world->sets[type], size);
     world->registered[type] = true;
+    layout_changed(world);
     return VX_OK;
 }
 
@@ -98,6 +113,7 @@ vx_status vx_world_spawn(vx_world *world, vx_entity *out)
     }
     world->slots[index].alive = true;
     world->alive_count++;
+    layout_changed(world);
     out->index = index;
     out->generation = world->slots[index].generation;
     return VX_OK;
@@ -115,6 +131,7 @@ bool vx_world_despawn(vx_world *world, vx_entity e)
      * old id can never match again. */
     if (slot->generation != UINT32_MAX) world->free_list[world->free_count++] = e.index;
     world->alive_count--;
+    layout_changed(world);
     return true;
 }
 
@@ -122,7 +139,11 @@ vx_status vx_world_add(vx_world *world, vx_entity e, vx_component_type type, con
 {
     vx_sparse_set *set = vx_world_set(world, type);
     if (!set || !value || !vx_world_is_alive(world, e)) return VX_ERR_INVALID;
-    return vx_sparse_set_insert(set, e, value);
+    /* an overwrite keeps every pointer, but a new slot may move the set's values */
+    bool added = vx_sparse_set_find(set, e.index) == NULL;
+    vx_status st = vx_sparse_set_insert(set, e, value);
+    if (st == VX_OK && added) layout_changed(world);
+    return st;
 }
 
 void *vx_world_get(vx_world *world, vx_entity e, vx_component_type type)
@@ -148,7 +169,9 @@ bool vx_world_remove(vx_world *world, vx_entity e, vx_component_type type)
 {
     vx_sparse_set *set = vx_world_set(world, type);
     if (!set || !vx_world_is_alive(world, e)) return false;
-    return vx_sparse_set_remove(set, e.index);
+    if (!vx_sparse_set_remove(set, e.index)) return false;
+    layout_changed(world);
+    return true;
 }
 
 size_t vx_world_component_count(const vx_world *world, vx_component_type type)

@@ -25,6 +25,7 @@ struct vx_world {
     size_t alive_count;
     bool registered[VX_MAX_COMPONENT_TYPES];
     vx_sparse_set sets[VX_MAX_COMPONENT_TYPES];
+    uint64_t layout; /* vx_world_layout: a fresh number at every change of what exists */
 };
 
 /* The set of a registered type, or NULL (unregistered or out of range). */

@@ -145,9 +145,12 @@ static void fill_range(void *arg, size_t begin, size_t end)
     for (size_t i = begin; i < end; i++) fill_body(job->b, i, &records[i], job->gravity);
 }
 
-vx_status vx_solver_bodies_gather(vx_solver_bodies *b, vx_world *world, vx_vec3 gravity, vx_thread_pool *pool)
+/* The query over the world: the records of every entity with a transform
+ * and a collider or a rigid body, sorted by entity index. */
+static vx_status find_records(vx_solver_bodies *b, vx_world *world)
 {
-    b->count = 0;
+    b->record_count = 0;
+    b->records_layout = 0;
     if (!vx_world_has_component_type(world, VX_COMPONENT_TRANSFORM)) return VX_OK;
     const vx_component_type types[1] = {VX_COMPONENT_TRANSFORM};
     vx_query q;
@@ -174,7 +177,18 @@ vx_status vx_solver_bodies_gather(vx_solver_bodies *b, vx_world *world, vx_vec3 
     /* The query walks insertion order, which is entity order unless
      * components were removed and added again. */
     if (!sorted) qsort(b->records, n, sizeof(gather_record), compare_records);
+    b->record_count = n;
+    b->records_layout = vx_world_layout(world);
+    return VX_OK;
+}
 
+vx_status vx_solver_bodies_gather(vx_solver_bodies *b, vx_world *world, vx_vec3 gravity, vx_thread_pool *pool)
+{
+    b->count = 0;
+    vx_status st = VX_OK;
+    if (b->records_layout == 0u || b->records_layout != vx_world_layout(world)) st = find_records(b, world);
+    if (st != VX_OK) return st;
+    size_t n = b->record_count;
     st = reserve_bodies(b, n);
     if (st != VX_OK) return st;
     fill_job job = {b, gravity};

@@ -70,16 +70,23 @@ typedef struct {
     vx_body_pose *pose;
     vx_body_mass *mass;
     vx_body_info *info;
-    /* gather's scratch: the entities found, before ordering */
+    /* gather's scratch: the entities found, in entity order; they are
+     * found again only when the world's layout (vx_world_layout) is not
+     * records_layout (0: never found) */
     void *records;
     size_t record_capacity;
+    size_t record_count;
+    uint64_t records_layout;
 } vx_solver_bodies;
 
 void vx_solver_bodies_init(vx_solver_bodies *b);
 void vx_solver_bodies_free(vx_solver_bodies *b);
 
 /* Fills b from the world (cleared first): every entity with a transform and
- * a collider or a rigid body, in entity index order. gravity is the config's. */
+ * a collider or a rigid body, in entity index order. gravity is the config's.
+ * The entities (and their component pointers) are looked up again only when
+ * the world's layout changed since the last gather: a step of a world whose
+ * entities stay the same reads the components through the pointers it has. */
 vx_status vx_solver_bodies_gather(vx_solver_bodies *b, vx_world *world, vx_vec3 gravity, vx_thread_pool *pool);
 /* Writes poses and velocities of the moving bodies back into the world:
  * dynamic bodies get pose and velocities, kinematic bodies their pose;
