@@ -769,7 +769,7 @@ Test(cli, stats_summary_on_stderr)
               r.err);
     /* The settings of the run, the command line's included. */
     cr_assert_not_null(strstr(r.err, "\nvoltex-sim: solver: order sequential, threads 1, iterations 10, substeps 1, "
-                                     "position iterations 3, sleeping off\n"),
+                                     "position iterations 3, sleeping off, contact reuse on\n"),
                        "%s", r.err);
     sim_free(&r);
     r = run_sim(scene, "--steps", "5", "--stats", "-o", "/dev/null", "--order", "colored", "--threads", "3");

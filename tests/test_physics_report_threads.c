@@ -205,7 +205,7 @@ static void solve_substep(vx_solver_bodies *bodies, vx_manifold_detector *d, vx_
     vx_broadphase_pair_list_init(&pairs);
     vx_solver_bodies_integrate_velocities(bodies, h, NULL);
     all_pairs(bodies, cfg->speculative_distance, h, &pairs);
-    cr_assert_eq(vx_manifold_detect(d, bodies, &pairs, cfg->speculative_distance, h, NULL), VX_OK);
+    cr_assert_eq(vx_manifold_detect(d, bodies, &pairs, cfg->speculative_distance, h, false, NULL), VX_OK);
     s->pool = NULL;
     s->colored = false;
     cr_assert_eq(vx_contact_solver_prepare(s, d, bodies, cache, cfg, h), VX_OK);

@@ -112,6 +112,7 @@ Test(rigidbody, physics_config_defaults)
     cr_assert_eq(cfg.substeps, 1);
     cr_assert(cfg.warm_starting);
     cr_assert_not(cfg.sleeping);
+    cr_assert(cfg.reuse_contacts);
     cr_assert_eq(cfg.threads, 1);
     cr_assert_eq(cfg.order, VX_SOLVER_ORDER_SEQUENTIAL);
     cr_assert_eq(cfg.restitution_threshold, 1.0f);

@@ -239,7 +239,7 @@ Test(scene_errors, unknown_solver_key)
     expect_invalid("{\"solver\": {\"gravity\": 5}, \"entities\": []}",
                    "s.json: solver.gravity: unknown key (expected one of: iterations, position_iterations, substeps, "
                    "warm_starting, sleeping, threads, restitution_threshold, baumgarte_slop, baumgarte_percent, "
-                   "max_correction, speculative_distance, broadphase, order)");
+                   "max_correction, speculative_distance, broadphase, order, reuse_contacts)");
     expect_invalid("{\"solver\": {\"position_iteration\": 5}, \"entities\": []}",
                    "s.json: solver.position_iteration: unknown key (did you mean \"position_iterations\"?)");
     expect_invalid("{\"solver\": {\"max_corection\": 0.1}, \"entities\": []}",

@@ -136,6 +136,7 @@ Test(scene_load, defaults_fill_what_the_file_leaves_out)
     cr_assert_eq(s.config.position_iterations, d.position_iterations);
     cr_assert_eq(s.config.warm_starting, d.warm_starting);
     cr_assert_eq(s.config.sleeping, d.sleeping);
+    cr_assert_eq(s.config.reuse_contacts, d.reuse_contacts);
     cr_assert_eq(s.config.broadphase, d.broadphase);
     cr_assert_eq(d.broadphase, VX_BROADPHASE_DYNAMIC_TREE);
     cr_assert_eq(s.config.threads, d.threads);
@@ -238,7 +239,8 @@ Test(scene_load, solver_keys_are_stored)
     load_ok("{\"solver\": {\"iterations\": 25, \"substeps\": 4, \"warm_starting\": false, \"sleeping\": false,"
             " \"threads\": 8, \"restitution_threshold\": 0.5, \"baumgarte_slop\": 0.005,"
             " \"baumgarte_percent\": 0.2, \"position_iterations\": 7, \"max_correction\": 0.05,"
-            " \"speculative_distance\": 0.03, \"broadphase\": \"bvh\", \"order\": \"colored\"},"
+            " \"speculative_distance\": 0.03, \"broadphase\": \"bvh\", \"order\": \"colored\","
+            " \"reuse_contacts\": false},"
             " \"gravity\": [1, 2, 3], \"dt\": 0.01, \"steps\": 0, \"entities\": []}",
             "solver.json", &s);
     cr_assert_eq(s.config.broadphase, VX_BROADPHASE_BVH);
@@ -247,6 +249,7 @@ Test(scene_load, solver_keys_are_stored)
     cr_assert_eq(s.config.substeps, 4);
     cr_assert_not(s.config.warm_starting);
     cr_assert_not(s.config.sleeping);
+    cr_assert_not(s.config.reuse_contacts);
     cr_assert_eq(s.config.threads, 8);
     cr_assert_eq(s.config.restitution_threshold, 0.5f);
     cr_assert_eq(s.config.baumgarte_slop, 0.005f);

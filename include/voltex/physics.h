@@ -183,6 +183,7 @@ typedef struct {
     int substeps;                /* sub-steps per fixed step */
     bool warm_starting;
     bool sleeping;
+    bool reuse_contacts;         /* a box pair that has hardly moved keeps its manifold (no new narrow phase) */
     int threads;
     float restitution_threshold; /* m/s: slower approaches do not bounce */
     float baumgarte_slop;        /* m: penetration left uncorrected */
@@ -194,7 +195,7 @@ typedef struct {
 } vx_physics_config;
 
 /* gravity (0,-9.81,0), fixed_dt 1/60, iterations 10, substeps 1, warm starting
- * on, sleeping off, 1 thread, restitution threshold 1 m/s, slop 0.01,
+ * on, sleeping off, contact reuse on, 1 thread, restitution threshold 1 m/s, slop 0.01,
  * percent 0.4, 3 position iterations, max correction 0.2 m, speculative
  * distance 0.02 m, the dynamic tree broad phase (src/physics/config.c says
  * why), the sequential solver order. */

@@ -154,9 +154,9 @@ void vx_cli_stats_print(const vx_cli_stats *s, FILE *out)
     const vx_physics_config *c = &s->config;
     fprintf(out,
             "voltex-sim: solver: order %s, threads %d, iterations %d, substeps %d, position iterations %d, "
-            "sleeping %s\n",
+            "sleeping %s, contact reuse %s\n",
             vx_solver_order_name(c->order), c->threads, c->iterations, c->substeps,
-            c->position_iterations, c->sleeping ? "on" : "off");
+            c->position_iterations, c->sleeping ? "on" : "off", c->reuse_contacts ? "on" : "off");
 
     /* Step times: sorted in place (the run is over). Median of an even count
      * is the mean of the two middle samples; p95 is the nearest rank. */

@@ -37,6 +37,7 @@ vx_physics_config vx_physics_config_default(void)
     c.iterations = VX_SOLVER_ITERATIONS;
     c.substeps = VX_SUBSTEPS;
     c.warm_starting = true;
+    c.reuse_contacts = true;
     c.sleeping = false;
     c.threads = 1;
     c.restitution_threshold = VX_RESTITUTION_THRESHOLD;

@@ -27,6 +27,11 @@ void vx_manifold_detector_free(vx_manifold_detector *d)
 {
     free(d->items);
     free(d->hit);
+    free(d->memos);
+    free(d->memos_spare);
+    free(d->memo_source);
+    free(d->memo_next);
+    free(d->memo_state);
     vx_manifold_detector_init(d);
 }
 
@@ -177,41 +182,107 @@ bool vx_manifold_detect_pair(const vx_solver_bodies *bodies, uint32_t a, uint32_
     return true;
 }
 
+/* memo_state per pair */
+enum { MEMO_NONE = 0, MEMO_NEW = 1, MEMO_REUSED = 2 };
+
 typedef struct {
     vx_manifold_detector *d;
     const vx_solver_bodies *bodies;
     const vx_broadphase_pair_list *pairs;
     float speculative_distance, h;
+    bool reuse;
 } detect_job;
 
-/* Pairs [begin, end): pair p's manifold into items[p], hit[p] says if any. */
+/* Pair p's manifold into items[p] (hit[p]: there is one): the kept one when
+ * it serves, else the narrow phase's; its memo for the next step into
+ * memo_next[p] when it is kept. cursor walks the kept memos. */
+static void detect_one(detect_job *job, size_t p, size_t *cursor)
+{
+    vx_manifold_detector *d = job->d;
+    const vx_solver_bodies *bodies = job->bodies;
+    uint32_t a = job->pairs->items[p].a;
+    uint32_t b = job->pairs->items[p].b;
+    d->memo_state[p] = MEMO_NONE;
+    if (!can_move(&bodies->info[a]) && !can_move(&bodies->info[b])) { /* nothing responds */
+        d->hit[p] = false;
+        return;
+    }
+    vx_pair_manifold *out = &d->items[p];
+    if (job->reuse) {
+        const vx_manifold_memo *memo = vx_manifold_memo_find(d->memos, d->memo_count, cursor,
+                                                             bodies->info[a].entity.index,
+                                                             bodies->info[b].entity.index);
+        if (memo && vx_manifold_memo_reuse(memo, bodies, a, b, &out->manifold)) {
+            out->a = a;
+            out->b = b;
+            out->sensor = bodies->info[a].collider.sensor || bodies->info[b].collider.sensor;
+            d->memo_source[p] = (size_t)(memo - d->memos); /* kept as it was made: the drift never adds up */
+            d->memo_state[p] = MEMO_REUSED;
+            d->hit[p] = true;
+            return;
+        }
+    }
+    d->hit[p] = vx_manifold_detect_pair(bodies, a, b, job->speculative_distance, job->h, out);
+    if (job->reuse && d->hit[p] && vx_manifold_memo_make(bodies, a, b, &out->manifold, &d->memo_next[p]))
+        d->memo_state[p] = MEMO_NEW;
+}
+
+/* Pairs [begin, end); the walk over the kept memos starts at the first
+ * pair's. */
 static void detect_range(void *arg, size_t begin, size_t end)
 {
     detect_job *job = arg;
-    const vx_solver_bodies *bodies = job->bodies;
-    for (size_t p = begin; p < end; p++) {
-        uint32_t a = job->pairs->items[p].a;
-        uint32_t b = job->pairs->items[p].b;
-        job->d->hit[p] = (can_move(&bodies->info[a]) || can_move(&bodies->info[b])) && /* else nothing responds */
-                         vx_manifold_detect_pair(bodies, a, b, job->speculative_distance, job->h, &job->d->items[p]);
+    const vx_manifold_detector *d = job->d;
+    size_t cursor = 0;
+    if (job->reuse && d->memo_count > 0) {
+        const vx_body_info *info = job->bodies->info;
+        const vx_broadphase_pair *first = &job->pairs->items[begin];
+        cursor = vx_manifold_memo_lower_bound(d->memos, d->memo_count, info[first->a].entity.index,
+                                              info[first->b].entity.index);
     }
+    for (size_t p = begin; p < end; p++) detect_one(job, p, &cursor);
 }
 
 vx_status vx_manifold_detect(vx_manifold_detector *d, const vx_solver_bodies *bodies,
-                             const vx_broadphase_pair_list *pairs, float speculative_distance, float h,
+                             const vx_broadphase_pair_list *pairs, float speculative_distance, float h, bool reuse,
                              vx_thread_pool *pool)
 {
     d->count = 0;
+    d->reused = 0;
     vx_status st = grow((void **)&d->items, &d->capacity, pairs->count, sizeof *d->items);
     if (st == VX_OK) st = grow((void **)&d->hit, &d->hit_capacity, pairs->count, sizeof *d->hit);
+    if (st == VX_OK) st = grow((void **)&d->memo_state, &d->memo_state_capacity, pairs->count, sizeof *d->memo_state);
+    if (st == VX_OK && reuse) {
+        st = grow((void **)&d->memo_next, &d->memo_next_capacity, pairs->count, sizeof *d->memo_next);
+        if (st == VX_OK)
+            st = grow((void **)&d->memo_source, &d->memo_source_capacity, pairs->count, sizeof *d->memo_source);
+        if (st == VX_OK)
+            st = grow((void **)&d->memos_spare, &d->spare_capacity, pairs->count, sizeof *d->memos_spare);
+    }
     if (st != VX_OK) return st;
-    detect_job job = {d, bodies, pairs, speculative_distance, h};
+    if (!reuse) d->memo_count = 0;
+    detect_job job = {d, bodies, pairs, speculative_distance, h, reuse};
     vx_parallel_for(pool, pairs->count, detect_range, &job);
-    /* the manifolds found, in pair order */
+    /* the manifolds found, in pair order, and the memos kept for the next step */
+    size_t kept = 0;
     for (size_t p = 0; p < pairs->count; p++) {
         if (!d->hit[p]) continue;
+        if (d->memo_state[p] == MEMO_NEW) d->memos_spare[kept++] = d->memo_next[p];
+        if (d->memo_state[p] == MEMO_REUSED) {
+            d->memos_spare[kept++] = d->memos[d->memo_source[p]];
+            d->reused++;
+        }
         if (d->count != p) d->items[d->count] = d->items[p];
         d->count++;
     }
+    if (reuse) {
+        vx_manifold_memo *swap = d->memos;
+        size_t cap = d->memo_capacity;
+        d->memos = d->memos_spare;
+        d->memo_capacity = d->spare_capacity;
+        d->memos_spare = swap;
+        d->spare_capacity = cap;
+    }
+    d->memo_count = kept;
     return VX_OK;
 }

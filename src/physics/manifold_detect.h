@@ -12,6 +12,7 @@
 
 #include "common/thread_pool.h"
 #include "physics/broadphase.h"
+#include "physics/manifold_reuse.h"
 #include "physics/solver_body.h"
 #include "voltex/collide.h"
 #include "voltex/physics.h"
@@ -32,6 +33,19 @@ typedef struct {
     size_t capacity;
     bool *hit; /* scratch: per broad-phase pair, a manifold was found */
     size_t hit_capacity;
+    /* the manifolds kept for the next step (manifold_reuse.h), by pair */
+    vx_manifold_memo *memos;
+    size_t memo_count, memo_capacity;
+    vx_manifold_memo *memos_spare; /* the next memos are written here, then the two swap */
+    size_t spare_capacity;
+    /* scratch, per broad-phase pair: the memo of a new manifold, and
+     * MEMO_* of manifold_detect.c (none, new, reused) */
+    vx_manifold_memo *memo_next;
+    uint8_t *memo_state;
+    size_t memo_next_capacity, memo_state_capacity;
+    size_t *memo_source; /* scratch, per pair: the kept memo it reused */
+    size_t memo_source_capacity;
+    size_t reused; /* the last detection's manifolds that were reused */
 } vx_manifold_detector;
 
 void vx_manifold_detector_init(vx_manifold_detector *d);
@@ -52,10 +66,13 @@ bool vx_manifold_detect_pair(const vx_solver_bodies *bodies, uint32_t a, uint32_
 
 /* Finds the manifolds of the bodies' current poses for the broad phase's
  * pairs (body slots, sorted by (a, b), a < b), skipping pairs where neither
- * body can move; d->items is replaced. The pairs are split between the
- * pool's threads (NULL: one); the result does not depend on the split. */
+ * body can move; d->items is replaced. With reuse, a pair whose manifold of
+ * an earlier detection was kept and still serves (manifold_reuse.h) gets
+ * it again without a narrow phase, and the manifolds found that can serve
+ * later are kept; without, nothing is kept. The pairs are split between
+ * the pool's threads (NULL: one); the result does not depend on the split. */
 vx_status vx_manifold_detect(vx_manifold_detector *d, const vx_solver_bodies *bodies,
-                             const vx_broadphase_pair_list *pairs, float speculative_distance, float h,
+                             const vx_broadphase_pair_list *pairs, float speculative_distance, float h, bool reuse,
                              vx_thread_pool *pool);
 
 #endif

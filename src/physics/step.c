@@ -180,11 +180,13 @@ static vx_status detect_and_prepare(struct vx_step_state *st, const vx_physics_c
     vx_sleep_wake_touched(&st->sleep, bodies, pairs, config->speculative_distance, h);
     st->counts.narrow_pairs += pairs->count;
     lap(st, STAGE_BROAD);
-    s = vx_manifold_detect(&st->detector, bodies, pairs, config->speculative_distance, lookahead, st->active);
+    s = vx_manifold_detect(&st->detector, bodies, pairs, config->speculative_distance, lookahead, config->reuse_contacts,
+                           st->active);
     lap(st, STAGE_NARROW);
     if (s == VX_OK) s = vx_contact_solver_prepare(&st->solver, &st->detector, bodies, &st->cache, config, h);
     if (s != VX_OK) return s;
     st->counts.manifolds += st->detector.count;
+    st->counts.reused += st->detector.reused;
     *pairs_out = pairs;
     return VX_OK;
 }

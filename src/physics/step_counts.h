@@ -15,6 +15,7 @@ typedef struct {
     size_t broadphase_pairs; /* pairs of the broad phase, summed over substeps */
     size_t narrow_pairs;     /* of which given to the narrow phase (not frozen by sleep), summed over substeps */
     size_t manifolds;        /* manifolds found, summed over substeps */
+    size_t reused;           /* of which kept from an earlier step (manifold_reuse.h) */
     int threads;             /* the threads the step ran on (1: the calling thread alone) */
 } vx_step_counts;
 

@@ -11,7 +11,7 @@
 static const char *const solver_keys[] = {
     "iterations",     "position_iterations", "substeps",       "warm_starting",        "sleeping",
     "threads",        "restitution_threshold", "baumgarte_slop", "baumgarte_percent", "max_correction",
-    "speculative_distance", "broadphase", "order"};
+    "speculative_distance", "broadphase", "order", "reuse_contacts"};
 
 static vx_status read_broadphase(vx_json_reader *r, const cJSON *item, vx_broadphase_kind *out)
 {
@@ -56,6 +56,7 @@ static vx_status read_solver_member(vx_scene_builder *b, const cJSON *m, vx_phys
     if (strcmp(key, "threads") == 0) return read_int_setting(r, m, 1, VX_SCENE_MAX_THREADS, &c->threads);
     if (strcmp(key, "warm_starting") == 0) return vx_json_read_bool(r, m, &c->warm_starting);
     if (strcmp(key, "sleeping") == 0) return vx_json_read_bool(r, m, &c->sleeping);
+    if (strcmp(key, "reuse_contacts") == 0) return vx_json_read_bool(r, m, &c->reuse_contacts);
     if (strcmp(key, "broadphase") == 0) return read_broadphase(r, m, &c->broadphase);
     if (strcmp(key, "order") == 0) return read_order(r, m, &c->order);
     if (strcmp(key, "restitution_threshold") == 0)
