@@ -150,9 +150,8 @@ static void inertia_columns(const vx_body_mass *m, vx_v4 c[3])
  * in 4-float registers: the same operations in the same order as
  * vx_vec3_cross, vx_mat3_mul_vec3 and vx_vec3_dot, so the same bits. */
 static inline float setup_row(const vx_contact_constraint *c, const vx_v4 ia[3], const vx_v4 ib[3], vx_v4 ra,
-                              vx_v4 rb, vx_vec3 d, float ra_d[4], float rb_d[4], float ia_d[4], float ib_d[4])
+                              vx_v4 rb, vx_v4 dv, float ra_d[4], float rb_d[4], float ia_d[4], float ib_d[4])
 {
-    vx_v4 dv = vx_v4_make3(d.x, d.y, d.z);
     vx_v4 rad = vx_v4_cross3(ra, dv), rbd = vx_v4_cross3(rb, dv);
     vx_v4 iad = vx_v4_mat3_columns_mul(ia, rad), ibd = vx_v4_mat3_columns_mul(ib, rbd);
     vx_v4_store3(ra_d, rad);
@@ -170,7 +169,26 @@ static inline float point_velocity_along(const vx_body_velocity *va, const vx_bo
            vx_vec3_dot(va->w, vx_contact_get3(ra_d));
 }
 
-static void prepare_point(vx_contact_constraint *c, const vx_manifold_point *mp, const vx_solver_bodies *bodies,
+/* What prepare_point needs of its constraint in registers, loaded once per
+ * manifold: the bodies' world inverse inertias as columns, and the normal
+ * and tangents. */
+typedef struct {
+    vx_v4 ia[3], ib[3];
+    vx_v4 dir[3]; /* n, t1, t2 */
+} constraint_registers;
+
+static void load_constraint_registers(const vx_contact_constraint *c, const vx_solver_bodies *bodies,
+                                      constraint_registers *r)
+{
+    inertia_columns(&bodies->mass[c->a], r->ia);
+    inertia_columns(&bodies->mass[c->b], r->ib);
+    r->dir[0] = vx_v4_load3(&c->n);
+    r->dir[1] = vx_v4_load3(&c->t1);
+    r->dir[2] = vx_v4_load3(&c->t2);
+}
+
+static void prepare_point(vx_contact_constraint *c, const constraint_registers *cr, const vx_manifold_point *mp,
+                          const vx_solver_bodies *bodies,
                           const vx_contact_cache_entry *cached, float restitution, const vx_physics_config *config,
                           float h, vx_contact_hot_row *row, vx_contact_anchor *anchor)
 {
@@ -190,22 +208,17 @@ static void prepare_point(vx_contact_constraint *c, const vx_manifold_point *mp,
     row->tangent_impulse[0] = row->tangent_impulse[1] = 0.0f;
     row->pad = 0.0f;
 
-    const vx_body_mass *ma = &bodies->mass[c->a];
-    const vx_body_mass *mb = &bodies->mass[c->b];
     const vx_body_velocity *va = &bodies->velocity[c->a];
     const vx_body_velocity *vb = &bodies->velocity[c->b];
     /* Both bodies push at the middle of the two surface points. */
     vx_vec3 mid = vx_vec3_scale(vx_vec3_add(mp->point_a, mp->point_b), 0.5f);
     vx_vec3 ra = vx_vec3_sub(mid, pa->x);
     vx_vec3 rb = vx_vec3_sub(mid, pb->x);
-    vx_v4 ia[3], ib[3];
-    inertia_columns(ma, ia);
-    inertia_columns(mb, ib);
     vx_v4 ra4 = vx_v4_make3(ra.x, ra.y, ra.z), rb4 = vx_v4_make3(rb.x, rb.y, rb.z);
-    row->normal_mass = setup_row(c, ia, ib, ra4, rb4, c->n, row->ra_n, row->rb_n, row->ia_n, row->ib_n);
-    const vx_vec3 t[2] = {c->t1, c->t2};
+    row->normal_mass = setup_row(c, cr->ia, cr->ib, ra4, rb4, cr->dir[0], row->ra_n, row->rb_n, row->ia_n, row->ib_n);
     for (int k = 0; k < 2; k++)
-        row->tangent_mass[k] = setup_row(c, ia, ib, ra4, rb4, t[k], row->ra_t[k], row->rb_t[k], row->ia_t[k], row->ib_t[k]);
+        row->tangent_mass[k] = setup_row(c, cr->ia, cr->ib, ra4, rb4, cr->dir[1 + k], row->ra_t[k], row->rb_t[k],
+                                         row->ia_t[k], row->ib_t[k]);
 
     float vn0 = point_velocity_along(va, vb, c->n, row->ra_n, row->rb_n);
     float sep = 0.0f - mp->depth;
@@ -292,8 +305,10 @@ static void prepare_range(void *arg, size_t begin, size_t end)
             size_t n_old = vx_contact_cache_find_pair(cache, &cursor, ia->entity, ib->entity, &at);
             match_points(&pm->manifold, &bodies->pose[pm->a], n_old ? cache->items + at : NULL, n_old, cached);
         }
+        constraint_registers cr;
+        load_constraint_registers(c, bodies, &cr);
         for (int k = 0; k < pm->manifold.count; k++)
-            prepare_point(c, &pm->manifold.points[k], bodies, cached[k], restitution, job->config, job->h,
+            prepare_point(c, &cr, &pm->manifold.points[k], bodies, cached[k], restitution, job->config, job->h,
                           &s->rows[first + (uint32_t)k], &s->anchors[first + (uint32_t)k]);
     }
 }
