@@ -164,6 +164,34 @@ Test(rotation, sphere_turns_by_axis_angle_and_keeps_w)
     VX_ASSERT_VEC3_NEAR(w, w0.x, w0.y, w0.z, 1e-4);
 }
 
+/* Equal principal moments (a sphere, a cube) skip the midpoint solve: w is
+ * parallel to L, which the step rotates about itself. The result is the
+ * limit of the general step: a body whose moments differ by one part in ten
+ * million (solved) follows the cube (not solved) within 1e-5 rad, and
+ * both turn by exactly |w| t. */
+Test(rotation, equal_moments_are_the_limit_of_the_general_step)
+{
+    vx_vec3 cube = vx_inertia_box(2.0f, vx_vec3_make(0.5f, 0.5f, 0.5f));
+    cr_assert(cube.x == cube.y && cube.y == cube.z);
+    vx_vec3 almost = vx_vec3_make(cube.x, cube.y * (1.0f + 1e-7f), cube.z * (1.0f - 1e-7f));
+    cr_assert(almost.y != cube.y && almost.z != cube.z);
+    vx_quat start = vx_quat_from_axis_angle(vx_vec3_normalize(vx_vec3_make(-0.3f, 0.5f, 1.0f)), 1.1f);
+    vx_vec3 w0 = vx_vec3_make(-2.0f, 5.0f, 3.0f);
+    vx_quat qc = start, qa = start;
+    vx_vec3 wc = w0, wa = w0;
+    const int steps = 240;
+    for (int i = 0; i < steps; i++) {
+        vx_rotation_integrate(&qc, &wc, cube, DT);
+        vx_rotation_integrate(&qa, &wa, almost, DT);
+    }
+    cr_assert(orientation_angle(qc, qa) < 1e-5, "off by %g rad", orientation_angle(qc, qa));
+    VX_ASSERT_VEC3_NEAR(wc, wa.x, wa.y, wa.z, 1e-4);
+    float t = (float)steps * DT;
+    vx_quat expected = vx_quat_mul(vx_quat_from_axis_angle(vx_vec3_normalize(w0), vx_vec3_length(w0) * t), start);
+    cr_assert(orientation_angle(qc, expected) < 1e-4, "off by %g rad", orientation_angle(qc, expected));
+    VX_ASSERT_VEC3_NEAR(wc, w0.x, w0.y, w0.z, 1e-5);
+}
+
 Test(rotation, spin_about_a_principal_axis_is_steady)
 {
     /* A box spinning about its largest axis: w stays constant, q turns at |w|. */

@@ -259,6 +259,13 @@ static void advance(dvec3 *l, dquat *q, dvec3 inv_inertia, double h, int depth)
 {
     dvec3 lm;
     dmat3 e;
+    if (inv_inertia.x == inv_inertia.y && inv_inertia.y == inv_inertia.z) {
+        /* A sphere's or a cube's inertia: w = L / I is parallel to L, which
+         * the midpoint step then rotates about itself (it stays put): the
+         * solution is Lm = L, the turn h w. No solve needed. */
+        *q = dq_normalize(dq_mul(*q, dq_exp(dv_scale(dv_mul(inv_inertia, *l), h))));
+        return;
+    }
     if (solve_midpoint(*l, inv_inertia, h, &lm, &e)) {
         dvec3 wm = dv_mul(inv_inertia, lm);
         *l = dm_mul_vec(&e, *l);
