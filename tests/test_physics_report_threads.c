@@ -250,51 +250,73 @@ static void spoil_cache(vx_contact_cache *cache, size_t room)
     }
 }
 
+/* The pile settled for a while by the step, then gathered and one substep
+ * of its stages run by hand, whose impulses are stored as the cache (warm):
+ * what the tests below take further by hand. */
+typedef struct {
+    vx_world *w;
+    vx_test_stepper st;
+    vx_solver_bodies bodies;
+    vx_manifold_detector d;
+    vx_contact_solver s;
+    vx_contact_cache warm;
+} hand_run;
+
+static void hand_run_open(hand_run *h)
+{
+    h->w = make_pile();
+    vx_test_stepper_init(&h->st);
+    for (int k = 0; k < STEPS; k++) vx_test_step(h->w, &h->st);
+    vx_solver_bodies_init(&h->bodies);
+    cr_assert_eq(vx_solver_bodies_gather(&h->bodies, h->w, h->st.cfg.gravity, NULL), VX_OK);
+    vx_manifold_detector_init(&h->d);
+    vx_contact_solver_init(&h->s);
+    vx_contact_cache_init(&h->warm);
+    solve_substep(&h->bodies, &h->d, &h->s, &h->warm, &h->st.cfg);
+    cr_assert_eq(vx_contact_solver_store(&h->s, &h->bodies, &h->warm), VX_OK);
+}
+
+static void hand_run_close(hand_run *h)
+{
+    vx_contact_cache_free(&h->warm);
+    vx_contact_solver_free(&h->s);
+    vx_manifold_detector_free(&h->d);
+    vx_solver_bodies_free(&h->bodies);
+    vx_test_stepper_free(&h->st);
+    vx_world_destroy(h->w);
+}
+
 Test(physics_report_threads, cache_and_report_are_identical_for_every_split)
 {
-    /* the pile, settled for a while by the step */
-    vx_world *w = make_pile();
-    vx_test_stepper st;
-    vx_test_stepper_init(&st);
-    for (int k = 0; k < STEPS; k++) vx_test_step(w, &st);
-
     /* two substeps by hand: the second warm started from the first's cache */
-    const vx_physics_config *cfg = &st.cfg;
-    vx_solver_bodies bodies;
-    vx_solver_bodies_init(&bodies);
-    cr_assert_eq(vx_solver_bodies_gather(&bodies, w, cfg->gravity, NULL), VX_OK);
-    vx_manifold_detector d;
-    vx_manifold_detector_init(&d);
-    vx_contact_solver s;
-    vx_contact_solver_init(&s);
-    vx_contact_cache warm;
-    vx_contact_cache_init(&warm);
-    solve_substep(&bodies, &d, &s, &warm, cfg);
-    cr_assert_eq(vx_contact_solver_store(&s, &bodies, &warm), VX_OK);
-    solve_substep(&bodies, &d, &s, &warm, cfg);
-    cr_assert_geq(s.count, SPLIT_MIN_CONSTRAINTS, "only %zu constraints: the stages would not be split", s.count);
+    hand_run h;
+    hand_run_open(&h);
+    solve_substep(&h.bodies, &h.d, &h.s, &h.warm, &h.st.cfg);
+    vx_contact_solver *s = &h.s;
+    const vx_solver_bodies *bodies = &h.bodies;
+    cr_assert_geq(s->count, SPLIT_MIN_CONSTRAINTS, "only %zu constraints: the stages would not be split", s->count);
 
     /* the calling thread alone */
     vx_contact_cache ref_cache;
     vx_contact_cache_init(&ref_cache);
     vx_contact_list ref_report;
     prefill(&ref_report, 0u);
-    cr_assert_eq(vx_contact_solver_store(&s, &bodies, &ref_cache), VX_OK);
-    cr_assert_eq(vx_contact_solver_report(&s, &bodies, &ref_report), VX_OK);
+    cr_assert_eq(vx_contact_solver_store(s, bodies, &ref_cache), VX_OK);
+    cr_assert_eq(vx_contact_solver_report(s, bodies, &ref_report), VX_OK);
 
     /* every point of a solved constraint is one entry, in constraint order */
     size_t solved_points = 0, unsolved = 0;
-    for (size_t i = 0; i < s.count; i++) {
-        const vx_contact_constraint *c = &s.constraints[i];
+    for (size_t i = 0; i < s->count; i++) {
+        const vx_contact_constraint *c = &s->constraints[i];
         if (!c->solve) {
             unsolved++;
             continue;
         }
         for (int k = 0; k < c->count; k++) {
             const vx_contact_cache_entry *e = &ref_cache.items[solved_points++];
-            cr_assert_eq(e->a_index, bodies.info[c->a].entity.index);
-            cr_assert_eq(e->b_index, bodies.info[c->b].entity.index);
-            cr_assert_eq(e->feature, s.anchors[c->first + (uint32_t)k].feature);
+            cr_assert_eq(e->a_index, bodies->info[c->a].entity.index);
+            cr_assert_eq(e->b_index, bodies->info[c->b].entity.index);
+            cr_assert_eq(e->feature, s->anchors[c->first + (uint32_t)k].feature);
         }
     }
     cr_assert_eq(ref_cache.count, solved_points);
@@ -304,7 +326,7 @@ Test(physics_report_threads, cache_and_report_are_identical_for_every_split)
     cr_assert_eq(ref_report.items[0].feature, 1000u);
     cr_assert_eq(ref_report.items[1].feature, 1001u);
     cr_assert_gt(reported, SPLIT_MIN_CONSTRAINTS);
-    cr_assert_lt(reported, s.point_count, "no point was dropped: %zu of %zu", reported, s.point_count);
+    cr_assert_lt(reported, s->point_count, "no point was dropped: %zu of %zu", reported, s->point_count);
     for (size_t i = 2; i < ref_report.count; i++) {
         const vx_contact *c = &ref_report.items[i];
         cr_assert(c->depth > 0.0f || c->impulse > 0.0f);
@@ -313,19 +335,19 @@ Test(physics_report_threads, cache_and_report_are_identical_for_every_split)
     for (int r = 0; r < RUNS; r++) {
         vx_thread_pool *pool = NULL;
         cr_assert_eq(vx_thread_pool_create(&pool, thread_counts[r]), VX_OK);
-        s.pool = pool;
+        s->pool = pool;
         vx_contact_cache cache;
         vx_contact_cache_init(&cache);
         vx_contact_list report;
         /* room for every point twice: the stage then does not reallocate */
-        prefill(&report, 2u * s.point_count);
+        prefill(&report, 2u * s->point_count);
         /* twice (the pool run again), the arrays spoiled before each time */
         for (int again = 0; again < 2; again++) {
             report.count = 2u;
             spoil_report(&report, 2u);
-            spoil_cache(&cache, s.point_count);
-            cr_assert_eq(vx_contact_solver_store(&s, &bodies, &cache), VX_OK);
-            cr_assert_eq(vx_contact_solver_report(&s, &bodies, &report), VX_OK);
+            spoil_cache(&cache, s->point_count);
+            cr_assert_eq(vx_contact_solver_store(s, bodies, &cache), VX_OK);
+            cr_assert_eq(vx_contact_solver_report(s, bodies, &report), VX_OK);
             cr_assert_eq(cache.count, ref_cache.count, "%d threads: %zu entries vs %zu", thread_counts[r],
                          cache.count, ref_cache.count);
             cr_assert(memcmp(cache.items, ref_cache.items, cache.count * sizeof *cache.items) == 0,
@@ -335,7 +357,7 @@ Test(physics_report_threads, cache_and_report_are_identical_for_every_split)
             cr_assert(memcmp(report.items, ref_report.items, report.count * sizeof *report.items) == 0,
                       "%d threads: the report differs", thread_counts[r]);
         }
-        s.pool = NULL;
+        s->pool = NULL;
         vx_thread_pool_destroy(pool);
         vx_contact_cache_free(&cache);
         vx_contact_list_free(&report);
@@ -343,12 +365,7 @@ Test(physics_report_threads, cache_and_report_are_identical_for_every_split)
 
     vx_contact_list_free(&ref_report);
     vx_contact_cache_free(&ref_cache);
-    vx_contact_cache_free(&warm);
-    vx_contact_solver_free(&s);
-    vx_manifold_detector_free(&d);
-    vx_solver_bodies_free(&bodies);
-    vx_test_stepper_free(&st);
-    vx_world_destroy(w);
+    hand_run_close(&h);
 }
 
 /* ---- the set-up's rows ---- */
@@ -359,40 +376,23 @@ Test(physics_report_threads, cache_and_report_are_identical_for_every_split)
  * bytes. */
 Test(physics_report_threads, prepare_writes_every_byte_of_its_rows)
 {
-    vx_world *w = make_pile();
-    vx_test_stepper st;
-    vx_test_stepper_init(&st);
-    for (int k = 0; k < STEPS; k++) vx_test_step(w, &st);
-    const vx_physics_config *cfg = &st.cfg;
-    vx_solver_bodies bodies;
-    vx_solver_bodies_init(&bodies);
-    cr_assert_eq(vx_solver_bodies_gather(&bodies, w, cfg->gravity, NULL), VX_OK);
-    vx_manifold_detector d;
-    vx_manifold_detector_init(&d);
-    vx_contact_solver s;
-    vx_contact_solver_init(&s);
-    vx_contact_cache warm;
-    vx_contact_cache_init(&warm);
-    solve_substep(&bodies, &d, &s, &warm, cfg);
-    cr_assert_eq(vx_contact_solver_store(&s, &bodies, &warm), VX_OK); /* warm impulses for the rows */
-    cr_assert_eq(vx_contact_solver_prepare(&s, &d, &bodies, &warm, cfg, cfg->fixed_dt), VX_OK);
-    size_t points = s.point_count;
+    hand_run h; /* the stored impulses warm start the rows */
+    hand_run_open(&h);
+    const vx_physics_config *cfg = &h.st.cfg;
+    vx_contact_solver *s = &h.s;
+    cr_assert_eq(vx_contact_solver_prepare(s, &h.d, &h.bodies, &h.warm, cfg, cfg->fixed_dt), VX_OK);
+    size_t points = s->point_count;
     cr_assert_gt(points, 100u);
     vx_contact_hot_row *first = malloc(points * sizeof *first);
     cr_assert_not_null(first);
-    memcpy(first, s.rows, points * sizeof *first);
-    memset(s.rows, GARBAGE, points * sizeof *s.rows);
-    cr_assert_eq(vx_contact_solver_prepare(&s, &d, &bodies, &warm, cfg, cfg->fixed_dt), VX_OK);
-    cr_assert_eq(s.point_count, points);
+    memcpy(first, s->rows, points * sizeof *first);
+    memset(s->rows, GARBAGE, points * sizeof *s->rows);
+    cr_assert_eq(vx_contact_solver_prepare(s, &h.d, &h.bodies, &h.warm, cfg, cfg->fixed_dt), VX_OK);
+    cr_assert_eq(s->point_count, points);
     for (size_t p = 0; p < points; p++)
-        cr_assert(memcmp(&first[p], &s.rows[p], sizeof *first) == 0, "row %zu kept garbage", p);
+        cr_assert(memcmp(&first[p], &s->rows[p], sizeof *first) == 0, "row %zu kept garbage", p);
     free(first);
-    vx_contact_cache_free(&warm);
-    vx_contact_solver_free(&s);
-    vx_manifold_detector_free(&d);
-    vx_solver_bodies_free(&bodies);
-    vx_test_stepper_free(&st);
-    vx_world_destroy(w);
+    hand_run_close(&h);
 }
 
 /* ---- what an entry says ---- */
