@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/bench.sh [--peers] [--repeat N] [--threads N | --speedup N] [--order ORDER] [--trace-scene SCENE] [SCENE...]
+# scripts/bench.sh [--peers] [--repeat N] [--threads N | --speedup N] [--order ORDER] [--solver KEY=VALUE]... [--trace-scene SCENE] [SCENE...]
 #
 # Builds voltex-sim (Release), runs each bench scene (default: every
 # scenes/bench/*.json; a SCENE is a path or a name under scenes/bench/) N
@@ -14,6 +14,10 @@
 # vx_physics_step alone. One scene (--trace-scene, default spheres_4096 when
 # it is in the list) runs once more with the full CSV trace written to a
 # temporary file, for the trace output speed in MB/s.
+#
+# --solver KEY=VALUE (repeatable) is passed to voltex-sim: it sets a key of
+# the scenes' solver object, e.g. --solver substeps=4 --solver iterations=1
+# (Bullet keeps its fixed settings).
 #
 # --threads N and --order sequential|colored are passed to voltex-sim (they
 # override the scenes' solver.threads and solver.order; Bullet always runs
@@ -40,6 +44,7 @@ repeat=3
 threads=""
 speedup=""
 order=""
+solver_settings=()
 trace_scene=""
 scenes=()
 while [ $# -gt 0 ]; do
@@ -61,6 +66,10 @@ while [ $# -gt 0 ]; do
             [ $# -ge 2 ] || { vx_log "--order: missing value"; exit 2; }
             order="$2"; shift ;;
         --order=*) order="${1#--order=}" ;;
+        --solver)
+            [ $# -ge 2 ] || { vx_log "--solver: missing value"; exit 2; }
+            solver_settings+=(--solver "$2"); shift ;;
+        --solver=*) solver_settings+=(--solver "${1#--solver=}") ;;
         --trace-scene)
             [ $# -ge 2 ] || { vx_log "--trace-scene: missing value"; exit 2; }
             trace_scene="$2"; shift ;;
@@ -84,6 +93,7 @@ if [ -n "$speedup" ]; then
     [ -z "$threads" ] || { vx_log "--speedup and --threads cannot be combined"; exit 2; }
     sim_args+=(--threads 1)
 fi
+sim_args+=(${solver_settings[@]+"${solver_settings[@]}"})
 if [ -n "$order" ]; then
     [[ "$order" =~ ^(sequential|colored)$ ]] || { vx_log "--order: expected sequential or colored, got '$order'"; exit 2; }
     sim_args+=(--order "$order")
@@ -280,8 +290,11 @@ cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null ||
 threads_label="${threads:-as in each scene}"
 [ -z "$speedup" ] || threads_label="1, and $speedup in turn (--speedup)"
 order_label="${order:-as in each scene}"
+settings_label=""
+for ((i = 1; i < ${#solver_settings[@]}; i += 2)); do settings_label+=" ${solver_settings[i]}"; done
+[ -z "$settings_label" ] || settings_label=", voltex-sim solver settings:$settings_label"
 echo "voltex-sim bench, $(date -u '+%Y-%m-%d %H:%M UTC'), ${cpu:-unknown CPU}, $(nproc) cores," \
-     "voltex-sim threads: $threads_label, solver order: $order_label, Release, median of $repeat runs"
+     "voltex-sim threads: $threads_label, solver order: $order_label$settings_label, Release, median of $repeat runs"
 echo "ms = ms per physics step; steps/s = 1000 / mean ms; stages = broad/narrow/solver/integration ms;" \
      "disp = max displacement (m) of a dynamic body from its start at the end"
 if [ -n "$speedup" ]; then

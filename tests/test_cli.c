@@ -553,6 +553,71 @@ Test(cli, steps_and_dt_precedence)
     sim_free(&r);
 }
 
+/* --solver KEY=VALUE sets a key of the scene's solver object as the file
+ * would: the traces are the bytes of a scene file that says the same;
+ * --order and --threads still win; a bad key or value is one line naming
+ * it, exit 2 and no output. */
+Test(cli, solver_settings_on_the_command_line)
+{
+    const char *rest = scene_file("rest.json", rest_scene);
+    /* the same scene with its solver object in the file */
+    const char *marker = "\"steps\": 5,";
+    const char *at = strstr(rest_scene, marker);
+    cr_assert_not_null(at);
+    char with_solver[4096];
+    snprintf(with_solver, sizeof with_solver, "%.*s\"steps\": 40, \"solver\": {\"substeps\": 3, \"iterations\": 2, "
+             "\"order\": \"colored\", \"reuse_contacts\": false},%s",
+             (int)(at - rest_scene), rest_scene, at + strlen(marker));
+    const char *in_file = scene_file("rest_solver.json", with_solver);
+    sim_result a = run_sim(in_file, "--contacts", wpath("a.csv"));
+    cr_assert_eq(a.code, 0, "stderr: %s", a.err);
+    sim_result b = run_sim(rest, "--steps", "40", "--solver", "substeps=3", "--solver", "iterations=2", "--solver",
+                           "order=colored", "--solver", "reuse_contacts=false", "--contacts", wpath("b.csv"));
+    cr_assert_eq(b.code, 0, "stderr: %s", b.err);
+    cr_assert(a.out_size == b.out_size && memcmp(a.out, b.out, a.out_size) == 0, "the body traces differ");
+    size_t na, nb;
+    char *ca = read_whole_file(wpath("a.csv"), &na), *cb = read_whole_file(wpath("b.csv"), &nb);
+    cr_assert(na == nb && memcmp(ca, cb, na) == 0, "the contact traces differ");
+    free(ca);
+    free(cb);
+    sim_result plain = run_sim(rest, "--steps", "40");
+    cr_assert(plain.out_size != b.out_size || memcmp(plain.out, b.out, b.out_size) != 0,
+              "the settings must change the run");
+    sim_free(&plain);
+    sim_free(&a);
+    sim_free(&b);
+
+    /* the options named for themselves win, in any order */
+    sim_result r = run_sim(rest, "--order", "sequential", "--solver", "order=colored", "--solver", "threads=3",
+                           "--threads", "2", "--stats", "-q", "-o", "/dev/null");
+    cr_assert_eq(r.code, 0, "stderr: %s", r.err);
+    cr_assert_not_null(strstr(r.err, "voltex-sim: solver: order sequential, threads 2, "), "%s", r.err);
+    sim_free(&r);
+    r = run_sim(rest, "--solver", "position_iterations=0", "--solver", "broadphase=\"bvh\"", "--solver",
+                "sleeping=true", "--stats", "-q", "-o", "/dev/null");
+    cr_assert_eq(r.code, 0, "stderr: %s", r.err);
+    cr_assert_not_null(strstr(r.err, "position iterations 0, sleeping on"), "%s", r.err);
+    sim_free(&r);
+
+    static const struct {
+        const char *setting, *expected;
+    } bad[] = {
+        {"iteration=4", "voltex-sim: --solver: solver.iteration: unknown key (did you mean \"iterations\"?)\n"},
+        {"iterations=0", "voltex-sim: --solver: solver.iterations: must be between 1 and 1000\n"},
+        {"substeps=abc", "voltex-sim: --solver: solver.substeps: must be an integer\n"},
+        {"order=diagonal", "voltex-sim: --solver: solver.order: must be \"sequential\" or \"colored\"\n"},
+        {"reuse_contacts=maybe", "voltex-sim: --solver: solver.reuse_contacts: must be true or false\n"},
+        {"iterations", "voltex-sim: --solver: expected KEY=VALUE (e.g. substeps=4), got 'iterations'\n"},
+        {"=4", "voltex-sim: --solver: expected KEY=VALUE (e.g. substeps=4), got '=4'\n"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        r = run_sim(rest, "--solver", bad[i].setting, "-o", wpath("never.csv"));
+        assert_failure(&r, 2, bad[i].expected);
+        cr_assert_neq(access(wpath("never.csv"), F_OK), 0, "%s: a rejected setting writes no file", bad[i].setting);
+        sim_free(&r);
+    }
+}
+
 Test(cli, json_trace_parses_with_every_frame_written)
 {
     const char *scene = scene_file("rest.json", rest_scene);

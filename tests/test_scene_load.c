@@ -286,6 +286,51 @@ Test(scene_load, solver_keys_are_stored)
     vx_scene_destroy(&s);
 }
 
+/* vx_scene_set_solver: one key from text, as the file's solver object has
+ * it (JSON values, bare words as strings); on a bad key or value the
+ * config is untouched and the message names the source and the key. */
+Test(scene_load, solver_setting_from_text)
+{
+    vx_physics_config c = vx_physics_config_default();
+    vx_error err;
+    vx_error_clear(&err);
+    cr_assert_eq(vx_scene_set_solver(&c, "substeps", "4", "cli", &err), VX_OK);
+    cr_assert_eq(vx_scene_set_solver(&c, "baumgarte_percent", "0.25", "cli", &err), VX_OK);
+    cr_assert_eq(vx_scene_set_solver(&c, "warm_starting", "false", "cli", &err), VX_OK);
+    cr_assert_eq(vx_scene_set_solver(&c, "order", "colored", "cli", &err), VX_OK);
+    cr_assert_eq(vx_scene_set_solver(&c, "broadphase", "\"bvh\"", "cli", &err), VX_OK);
+    cr_assert_eq(c.substeps, 4);
+    cr_assert_eq(c.baumgarte_percent, 0.25f);
+    cr_assert_not(c.warm_starting);
+    cr_assert_eq(c.order, VX_SOLVER_ORDER_COLORED);
+    cr_assert_eq(c.broadphase, VX_BROADPHASE_BVH);
+
+    vx_physics_config before = c;
+    static const struct {
+        const char *key, *value, *message;
+    } bad[] = {
+        {"substep", "4", "cli: solver.substep: unknown key (did you mean \"substeps\"?)"},
+        {"substeps", "0", "cli: solver.substeps: must be between 1 and 1000"},
+        {"substeps", "2.5", "cli: solver.substeps: must be an integer"},
+        {"baumgarte_percent", "1.5", NULL},
+        {"warm_starting", "1", "cli: solver.warm_starting: must be true or false"},
+        {"order", "", "cli: solver.order: must be \"sequential\" or \"colored\""},
+        {"threads", "[2]", NULL},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        vx_error_clear(&err);
+        cr_assert_eq(vx_scene_set_solver(&c, bad[i].key, bad[i].value, "cli", &err), VX_ERR_INVALID, "%s=%s",
+                     bad[i].key, bad[i].value);
+        cr_assert(memcmp(&c, &before, sizeof c) == 0, "%s=%s changed the config", bad[i].key, bad[i].value);
+        if (bad[i].message)
+            cr_assert_str_eq(err.message, bad[i].message);
+        else
+            cr_assert_eq(strncmp(err.message, "cli: solver.", 12), 0, "%s", err.message);
+    }
+    cr_assert_eq(vx_scene_set_solver(NULL, "substeps", "4", "cli", &err), VX_ERR_INVALID);
+    cr_assert_eq(vx_scene_set_solver(&c, NULL, "4", "cli", &err), VX_ERR_INVALID);
+}
+
 Test(scene_load, sleeping_and_broadphase_are_simulated_settings)
 {
     vx_scene s;

@@ -33,4 +33,12 @@ vx_status vx_scene_load_string(const char *text, size_t length, const char *disp
                                vx_error *err);
 void vx_scene_destroy(vx_scene *scene);
 
+/* One setting of the scene file's "solver" object, from text (a command
+ * line's KEY=VALUE): key is one of that object's keys and value its JSON
+ * value (4, 0.5, true, "colored"); a value that is not JSON is taken as a
+ * string, so order=colored works too. The same checks as in a file; on
+ * failure config is unchanged and err says "SOURCE: solver.KEY: ...". */
+vx_status vx_scene_set_solver(vx_physics_config *config, const char *key, const char *value, const char *source,
+                              vx_error *err);
+
 #endif

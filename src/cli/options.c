@@ -22,7 +22,8 @@ enum {
     OPT_TOLERANCE,
     OPT_STATS,
     OPT_THREADS,
-    OPT_ORDER
+    OPT_ORDER,
+    OPT_SOLVER
 };
 
 static const struct option long_options[] = {
@@ -37,6 +38,7 @@ static const struct option long_options[] = {
     {"stats", no_argument, NULL, OPT_STATS},
     {"threads", required_argument, NULL, OPT_THREADS},
     {"order", required_argument, NULL, OPT_ORDER},
+    {"solver", required_argument, NULL, OPT_SOLVER},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
@@ -66,6 +68,8 @@ void vx_cli_print_usage(FILE *out)
           "                         traces are byte-identical for every N\n"
           "      --order ORDER      contact solver order: sequential, or colored (SIMD, and the solver on\n"
           "                         every thread) (default: the scene's solver.order, else sequential)\n"
+          "      --solver KEY=VALUE set one key of the scene's solver object, as in the file (repeatable;\n"
+          "                         e.g. --solver substeps=4 --solver iterations=1)\n"
           "  -q, --quiet            no progress output on stderr (default: progress when stderr is a terminal)\n"
           "  -h, --help             show this help and exit\n"
           "  -V, --version          show the version and exit\n"
@@ -196,6 +200,18 @@ static bool apply_option(vx_cli_options *opt, int code, const char *arg, char *m
             return false;
         }
         opt->order_set = true;
+        return true;
+    case OPT_SOLVER:
+        /* the value is checked with the scene (vx_scene_set_solver) */
+        if (strchr(arg, '=') == NULL || arg[0] == '=') {
+            set_message(message, size, "--solver: expected KEY=VALUE (e.g. substeps=4), got '%s'", arg);
+            return false;
+        }
+        if (opt->solver_setting_count == VX_CLI_MAX_SOLVER_SETTINGS) {
+            set_message(message, size, "--solver: at most %d of them", VX_CLI_MAX_SOLVER_SETTINGS);
+            return false;
+        }
+        opt->solver_settings[opt->solver_setting_count++] = arg;
         return true;
     default:
         return true;

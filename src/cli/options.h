@@ -13,6 +13,7 @@
 
 #define VX_CLI_DEFAULT_TOLERANCE 1e-5 /* absolute, per number, for --compare */
 #define VX_CLI_MAX_THREADS 256
+#define VX_CLI_MAX_SOLVER_SETTINGS 64 /* --solver KEY=VALUE options per run */
 
 typedef struct {
     const char *scene_path;
@@ -32,6 +33,10 @@ typedef struct {
     int threads;
     bool order_set;
     vx_solver_order order;
+    /* --solver KEY=VALUE, in the order given (the arguments themselves):
+     * applied over the scene's solver object, before --threads and --order */
+    const char *solver_settings[VX_CLI_MAX_SOLVER_SETTINGS];
+    int solver_setting_count;
     bool quiet;
 } vx_cli_options;
 

@@ -162,6 +162,18 @@ static int prepare(vx_cli_session *s)
 
     /* Precedence: command line, then the scene (whose loader applies the defaults). */
     s->config = s->scene.config;
+    for (int i = 0; i < opt->solver_setting_count; i++) {
+        const char *setting = opt->solver_settings[i];
+        size_t key_length = strcspn(setting, "=");
+        char key[64];
+        if (key_length >= sizeof key) key_length = sizeof key - 1; /* an unknown key either way */
+        memcpy(key, setting, key_length);
+        key[key_length] = '\0';
+        if (vx_scene_set_solver(&s->config, key, setting + strcspn(setting, "=") + 1, "--solver", &err) != VX_OK) {
+            fail(s, "%s", err.message);
+            return VX_EXIT_USAGE;
+        }
+    }
     if (opt->dt_set) s->config.fixed_dt = opt->dt;
     if (opt->threads_set) s->config.threads = opt->threads;
     if (opt->order_set) s->config.order = opt->order;

@@ -81,3 +81,37 @@ vx_status vx_scene_read_solver(vx_scene_builder *b, const cJSON *solver)
     }
     return st;
 }
+
+vx_status vx_scene_set_solver(vx_physics_config *config, const char *key, const char *value, const char *source,
+                              vx_error *err)
+{
+    vx_scene_builder b;
+    memset(&b, 0, sizeof b);
+    vx_json_reader_init(&b.json, source ? source : "(settings)", err);
+    if (!config || !key || !value) return vx_json_fail(&b.json, VX_ERR_INVALID, "no setting given");
+    cJSON *item = cJSON_ParseWithOpts(value, NULL, 1);
+    if (!item) item = cJSON_CreateString(value); /* a bare word: colored, bvh */
+    cJSON *solver = cJSON_CreateObject();
+    if (!item || !solver) {
+        cJSON_Delete(item);
+        cJSON_Delete(solver);
+        return vx_json_fail(&b.json, VX_ERR_NOMEM, "out of memory");
+    }
+    if (!cJSON_AddItemToObject(solver, key, item)) {
+        cJSON_Delete(item);
+        cJSON_Delete(solver);
+        return vx_json_fail(&b.json, VX_ERR_NOMEM, "out of memory");
+    }
+    /* read into a copy: config changes only when the value is good */
+    vx_physics_config copy = *config;
+    size_t mark = vx_json_path_push_key(&b.json, "solver");
+    size_t mark_key = vx_json_path_push_key(&b.json, key);
+    vx_status st = vx_json_check_member(&b.json, solver, solver->child, solver_keys,
+                                        sizeof solver_keys / sizeof solver_keys[0]);
+    if (st == VX_OK) st = read_solver_member(&b, solver->child, &copy);
+    vx_json_path_pop(&b.json, mark_key);
+    vx_json_path_pop(&b.json, mark);
+    cJSON_Delete(solver);
+    if (st == VX_OK) *config = copy;
+    return st;
+}
