@@ -559,7 +559,8 @@ Test(cli, steps_and_dt_precedence)
  * it, exit 2 and no output. */
 Test(cli, solver_settings_on_the_command_line)
 {
-    const char *rest = scene_file("rest.json", rest_scene);
+    char rest[512]; /* wpath's buffers are reused after 16 calls */
+    snprintf(rest, sizeof rest, "%s", scene_file("rest.json", rest_scene));
     /* the same scene with its solver object in the file */
     const char *marker = "\"steps\": 5,";
     const char *at = strstr(rest_scene, marker);
@@ -609,6 +610,7 @@ Test(cli, solver_settings_on_the_command_line)
         {"reuse_contacts=maybe", "voltex-sim: --solver: solver.reuse_contacts: must be true or false\n"},
         {"iterations", "voltex-sim: --solver: expected KEY=VALUE (e.g. substeps=4), got 'iterations'\n"},
         {"=4", "voltex-sim: --solver: expected KEY=VALUE (e.g. substeps=4), got '=4'\n"},
+        {"steps=5", "voltex-sim: --solver: steps is not a solver setting: use --steps\n"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         r = run_sim(rest, "--solver", bad[i].setting, "-o", wpath("never.csv"));

@@ -169,6 +169,10 @@ static int prepare(vx_cli_session *s)
         if (key_length >= sizeof key) key_length = sizeof key - 1; /* an unknown key either way */
         memcpy(key, setting, key_length);
         key[key_length] = '\0';
+        if (strcmp(key, "steps") == 0 || strcmp(key, "dt") == 0) { /* top-level keys, with options of their own */
+            fail(s, "--solver: %s is not a solver setting: use --%s", key, key);
+            return VX_EXIT_USAGE;
+        }
         if (vx_scene_set_solver(&s->config, key, setting + strcspn(setting, "=") + 1, "--solver", &err) != VX_OK) {
             fail(s, "%s", err.message);
             return VX_EXIT_USAGE;
