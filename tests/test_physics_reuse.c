@@ -195,7 +195,7 @@ Test(physics_reuse, drift_does_not_add_up)
             cr_assert_eq(d.count, 1u);
             size_t expect = on && k % 4 != 0 ? 1u : 0u;
             cr_assert_eq(d.reused, expect, "reuse %d, detection %d: %zu reused", on, k, d.reused);
-            cr_assert_eq(d.memo_count, on ? 1u : 0u);
+            cr_assert_eq(d.memos.count, on ? 1u : 0u);
             move_b(&t, vx_vec3_make(0.3e-3f, 0.0f, 0.0f), vx_vec3_make(0, 1, 0), 0.0f);
         }
         vx_manifold_detector_free(&d);

@@ -27,8 +27,8 @@ void vx_manifold_detector_free(vx_manifold_detector *d)
 {
     free(d->items);
     free(d->hit);
-    free(d->memos);
-    free(d->memos_spare);
+    free(d->memos.items);
+    free(d->spare.items);
     free(d->memo_source);
     free(d->memo_next);
     free(d->memo_state);
@@ -209,14 +209,14 @@ static void detect_one(detect_job *job, size_t p, size_t *cursor)
     }
     vx_pair_manifold *out = &d->items[p];
     if (job->reuse) {
-        const vx_manifold_memo *memo = vx_manifold_memo_find(d->memos, d->memo_count, cursor,
+        const vx_manifold_memo *memo = vx_manifold_memo_find(d->memos.items, d->memos.count, cursor,
                                                              bodies->info[a].entity.index,
                                                              bodies->info[b].entity.index);
         if (memo && vx_manifold_memo_reuse(memo, bodies, a, b, &out->manifold)) {
             out->a = a;
             out->b = b;
             out->sensor = bodies->info[a].collider.sensor || bodies->info[b].collider.sensor;
-            d->memo_source[p] = (size_t)(memo - d->memos); /* kept as it was made: the drift never adds up */
+            d->memo_source[p] = (size_t)(memo - d->memos.items); /* kept as it was made: the drift never adds up */
             d->memo_state[p] = MEMO_REUSED;
             d->hit[p] = true;
             return;
@@ -234,10 +234,10 @@ static void detect_range(void *arg, size_t begin, size_t end)
     detect_job *job = arg;
     const vx_manifold_detector *d = job->d;
     size_t cursor = 0;
-    if (job->reuse && d->memo_count > 0) {
+    if (job->reuse && d->memos.count > 0) {
         const vx_body_info *info = job->bodies->info;
         const vx_broadphase_pair *first = &job->pairs->items[begin];
-        cursor = vx_manifold_memo_lower_bound(d->memos, d->memo_count, info[first->a].entity.index,
+        cursor = vx_manifold_memo_lower_bound(d->memos.items, d->memos.count, info[first->a].entity.index,
                                               info[first->b].entity.index);
     }
     for (size_t p = begin; p < end; p++) detect_one(job, p, &cursor);
@@ -257,32 +257,29 @@ vx_status vx_manifold_detect(vx_manifold_detector *d, const vx_solver_bodies *bo
         if (st == VX_OK)
             st = grow((void **)&d->memo_source, &d->memo_source_capacity, pairs->count, sizeof *d->memo_source);
         if (st == VX_OK)
-            st = grow((void **)&d->memos_spare, &d->spare_capacity, pairs->count, sizeof *d->memos_spare);
+            st = grow((void **)&d->spare.items, &d->spare.capacity, pairs->count, sizeof *d->spare.items);
     }
     if (st != VX_OK) return st;
-    if (!reuse) d->memo_count = 0;
+    if (!reuse) d->memos.count = 0;
     detect_job job = {d, bodies, pairs, speculative_distance, h, reuse};
     vx_parallel_for(pool, pairs->count, detect_range, &job);
     /* the manifolds found, in pair order, and the memos kept for the next step */
     size_t kept = 0;
     for (size_t p = 0; p < pairs->count; p++) {
         if (!d->hit[p]) continue;
-        if (d->memo_state[p] == MEMO_NEW) d->memos_spare[kept++] = d->memo_next[p];
+        if (d->memo_state[p] == MEMO_NEW) d->spare.items[kept++] = d->memo_next[p];
         if (d->memo_state[p] == MEMO_REUSED) {
-            d->memos_spare[kept++] = d->memos[d->memo_source[p]];
+            d->spare.items[kept++] = d->memos.items[d->memo_source[p]];
             d->reused++;
         }
         if (d->count != p) d->items[d->count] = d->items[p];
         d->count++;
     }
     if (reuse) {
-        vx_manifold_memo *swap = d->memos;
-        size_t cap = d->memo_capacity;
-        d->memos = d->memos_spare;
-        d->memo_capacity = d->spare_capacity;
-        d->memos_spare = swap;
-        d->spare_capacity = cap;
+        vx_manifold_memo_list old = d->memos;
+        d->memos = d->spare;
+        d->spare = old;
     }
-    d->memo_count = kept;
+    d->memos.count = kept;
     return VX_OK;
 }

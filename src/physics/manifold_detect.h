@@ -28,16 +28,19 @@ typedef struct {
 } vx_pair_manifold;
 
 typedef struct {
+    vx_manifold_memo *items;
+    size_t count, capacity;
+} vx_manifold_memo_list;
+
+typedef struct {
     vx_pair_manifold *items; /* sorted by (entity a, entity b) */
     size_t count;
     size_t capacity;
     bool *hit; /* scratch: per broad-phase pair, a manifold was found */
     size_t hit_capacity;
     /* the manifolds kept for the next step (manifold_reuse.h), by pair */
-    vx_manifold_memo *memos;
-    size_t memo_count, memo_capacity;
-    vx_manifold_memo *memos_spare; /* the next memos are written here, then the two swap */
-    size_t spare_capacity;
+    vx_manifold_memo_list memos;
+    vx_manifold_memo_list spare; /* the next step's memos are written here, then the two swap */
     /* scratch, per broad-phase pair: the memo of a new manifold, and
      * MEMO_* of manifold_detect.c (none, new, reused) */
     vx_manifold_memo *memo_next;
