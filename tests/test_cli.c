@@ -89,14 +89,21 @@ static void work_dir_remove(void)
 }
 
 /* work_dir/name, in a static rotating buffer (16 live at once). */
+/* work_dir/name in the next of a ring of 16 buffers. */
+static const char *ring_path(char ring[16][512], int *next, const char *name)
+{
+    char *p = ring[*next];
+    *next = (*next + 1) % 16;
+    snprintf(p, 512, "%s/%s", work_dir, name);
+    return p;
+}
+
+/* A path in the work dir, valid for the next 15 calls. */
 static const char *wpath(const char *name)
 {
-    static char buf[16][512];
+    static char ring[16][512];
     static int next = 0;
-    char *p = buf[next];
-    next = (next + 1) % 16;
-    snprintf(p, sizeof buf[0], "%s/%s", work_dir, name);
-    return p;
+    return ring_path(ring, &next, name);
 }
 
 static void write_text(const char *path, const char *text)
@@ -210,9 +217,13 @@ static const char long_scene[] =
     "    { \"name\": \"b\", \"rigidbody\": { \"mass\": 1, \"velocity\": [0, 1, 0] } },\n"
     "    { \"name\": \"c\", \"rigidbody\": { \"mass\": 1, \"velocity\": [0, 0, 1] } } ] }\n";
 
+/* Scene paths have a ring of their own: a test keeps its scenes while it
+ * names any number of outputs with wpath. */
 static const char *scene_file(const char *name, const char *text)
 {
-    const char *path = wpath(name);
+    static char ring[16][512];
+    static int next = 0;
+    const char *path = ring_path(ring, &next, name);
     write_text(path, text);
     return path;
 }
@@ -559,8 +570,7 @@ Test(cli, steps_and_dt_precedence)
  * it, exit 2 and no output. */
 Test(cli, solver_settings_on_the_command_line)
 {
-    char rest[512]; /* wpath's buffers are reused after 16 calls */
-    snprintf(rest, sizeof rest, "%s", scene_file("rest.json", rest_scene));
+    const char *rest = scene_file("rest.json", rest_scene);
     /* the same scene with its solver object in the file */
     const char *marker = "\"steps\": 5,";
     const char *at = strstr(rest_scene, marker);
