@@ -56,6 +56,7 @@ static inline vx_vec3 vx_test_rng_vec3(vx_test_rng *r, float lo, float hi)
 }
 
 /* ---- physics worlds built by hand (tests of the physics module) ---- */
+#include "physics/step_tuning.h"
 #include "voltex/physics.h"
 
 /* A world with the physics components registered. */
@@ -115,6 +116,17 @@ static inline vx_entity vx_test_spawn_rotated(vx_world *w, vx_vec3 position, vx_
     return e;
 }
 
+/* The tuning every stepper made after this gets (step_tuning.h): a test
+ * program's suites change it in their init. */
+static inline vx_step_tuning *vx_test_tuning(void)
+{
+    static vx_step_tuning tuning;
+    static bool made = false;
+    if (!made) tuning = vx_step_tuning_default();
+    made = true;
+    return &tuning;
+}
+
 /* What vx_physics_step needs between steps, kept together. */
 typedef struct {
     vx_physics_config cfg;
@@ -128,6 +140,9 @@ static inline void vx_test_stepper_init(vx_test_stepper *s)
     s->cfg = vx_physics_config_default();
     vx_physics_scratch_init(&s->scratch);
     vx_contact_list_init(&s->report);
+    vx_step_tuning *tuning = vx_physics_tuning(&s->scratch);
+    cr_assert_not_null(tuning);
+    *tuning = *vx_test_tuning();
 }
 
 static inline void vx_test_stepper_free(vx_test_stepper *s)

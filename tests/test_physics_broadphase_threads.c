@@ -19,7 +19,7 @@
 #include "common/thread_pool.h"
 #include "physics/body_broadphase.h"
 #include "physics/broadphase.h"
-#include "physics/color_sweep.h"
+#include "common/parallel.h"
 #include "physics/dynamic_tree.h"
 #include "physics/manifold_detect.h"
 #include "physics/solver_body.h"
@@ -37,20 +37,14 @@ static const int pool_sizes[POOLS] = {1, 2, 3, 5};
 #define FRAMES 80
 #endif
 
-/* Every loop on every thread, however small (as tests/test_physics_threads.c). */
-static void split_everything(void)
-{
-    vx_parallel_set_min_work(0, 0);
-    vx_parallel_set_max_threads(8);
-}
-
-TestSuite(broadphase_threads, .init = split_everything);
-
 /* runs[0] is NULL (one thread), runs[1..] pools of pool_sizes. */
 static void make_pools(vx_thread_pool *runs[RUNS])
 {
     runs[0] = NULL;
-    for (int p = 0; p < POOLS; p++) cr_assert_eq(vx_thread_pool_create(&runs[p + 1], pool_sizes[p]), VX_OK);
+    for (int p = 0; p < POOLS; p++) {
+        cr_assert_eq(vx_thread_pool_create(&runs[p + 1], pool_sizes[p]), VX_OK);
+        vx_thread_pool_set_grain(runs[p + 1], 0u); /* every loop on every thread, however small */
+    }
 }
 
 static void free_pools(vx_thread_pool *runs[RUNS])

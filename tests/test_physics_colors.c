@@ -71,6 +71,15 @@ static void graph_add(graph *g, uint32_t a, uint32_t b)
     it->moved_b = g->moved[b];
 }
 
+/* The graphs here are small: their one bin's steps are split and go as a
+ * flow as a large island's would (VX_STEP_SPLIT_MIN_ITEMS, VX_FLOW_MIN_ITEMS). */
+static void colors_init(vx_contact_colors *c)
+{
+    vx_contact_colors_init(c);
+    c->tuning.step_split_min = 1u;
+    c->tuning.flow_min = 1u;
+}
+
 static vx_status run_colors(vx_contact_colors *c, const graph *g, bool colored)
 {
     vx_status st = vx_contact_colors_begin(c, g->count, g->body_count);
@@ -492,7 +501,7 @@ Test(physics_colors, islands_of_the_sequential_order_go_to_bins_whole)
         body += height;
     }
     vx_contact_colors c;
-    vx_contact_colors_init(&c);
+    colors_init(&c);
     cr_assert_eq(run_colors(&c, &g, false), VX_OK);
     cr_assert_gt(c.split_count, 2u, "%zu constraints in %zu bins", g.count, c.split_count);
     check_sequential(&c, &g);
@@ -536,7 +545,7 @@ static void check_both(const graph *g)
 {
     for (int colored = 0; colored < 2; colored++) {
         vx_contact_colors c;
-        vx_contact_colors_init(&c);
+        colors_init(&c);
         cr_assert_eq(run_colors(&c, g, colored != 0), VX_OK);
         check_apart(&c, g);
         if (colored)
@@ -555,7 +564,7 @@ Test(physics_colors, no_constraints_give_no_ranges)
     graph_init(&g, 5, 0);
     for (int colored = 0; colored < 2; colored++) {
         vx_contact_colors c;
-        vx_contact_colors_init(&c);
+        colors_init(&c);
         cr_assert_eq(run_colors(&c, &g, colored != 0), VX_OK);
         cr_assert_eq(c.count, 0u);
         cr_assert_eq(c.range_count, 0u);
@@ -588,7 +597,7 @@ Test(physics_colors, chain_climbs_one_level_per_link)
     for (uint32_t k = N; k >= 1; k--) graph_add(&g, k - 1u, k);
     check_both(&g);
     vx_contact_colors c;
-    vx_contact_colors_init(&c);
+    colors_init(&c);
     cr_assert_eq(run_colors(&c, &g, true), VX_OK);
     cr_assert_eq(c.range_count, (size_t)N);
     for (size_t p = 0; p < N; p++) {
@@ -614,7 +623,7 @@ Test(physics_colors, stack_with_four_points_per_pair_is_one_serial_range_per_lev
         for (int p = 0; p < POINTS; p++) graph_add(&g, k - 1u, k);
     check_both(&g);
     vx_contact_colors c;
-    vx_contact_colors_init(&c);
+    colors_init(&c);
     cr_assert_eq(run_colors(&c, &g, true), VX_OK);
     cr_assert_eq(c.range_count, (size_t)BOXES);
     for (size_t r = 0; r < BOXES; r++) {
@@ -640,7 +649,7 @@ Test(physics_colors, bodies_on_a_floor_are_one_parallel_colour)
     for (uint32_t k = 0; k < BODIES; k++) graph_add(&g, k, BODIES);
     check_both(&g);
     vx_contact_colors c;
-    vx_contact_colors_init(&c);
+    colors_init(&c);
     cr_assert_eq(run_colors(&c, &g, true), VX_OK);
     cr_assert_eq(c.range_count, 1u);
     cr_assert(!c.ranges[0].serial);
@@ -651,15 +660,6 @@ Test(physics_colors, bodies_on_a_floor_are_one_parallel_colour)
     graph_free(&g);
 }
 
-/* The graphs here are small: their one bin's steps are split as a large
- * island's would be (VX_STEP_SPLIT_MIN_ITEMS). */
-static void split_small_bins(void)
-{
-    vx_contact_colors_set_step_split_min(1u);
-    vx_contact_colors_set_flow_min(1u);
-}
-
-TestSuite(physics_colors, .init = split_small_bins);
 
 /* A row of 40 boxes on a floor, each touching the next: one island. In the
  * sequential order the 40 floor contacts (added first) are one step, wide
@@ -676,7 +676,7 @@ Test(physics_colors, sequential_wide_step_is_a_parallel_range_and_a_chain_one_se
     for (uint32_t k = 0; k + 1u < BOXES; k++) graph_add(&g, k, k + 1u);
     check_both(&g);
     vx_contact_colors c;
-    vx_contact_colors_init(&c);
+    colors_init(&c);
     cr_assert_eq(run_colors(&c, &g, false), VX_OK);
     cr_assert(c.lanes);
     cr_assert_eq(c.range_count, 2u);
@@ -699,11 +699,10 @@ Test(physics_colors, sequential_small_bin_is_one_serial_range)
     g.moved[BOXES] = false;
     for (uint32_t k = 0; k < BOXES; k++) graph_add(&g, k, BOXES);
     for (uint32_t k = 0; k + 1u < BOXES; k++) graph_add(&g, k, k + 1u);
-    vx_contact_colors_set_step_split_min(0u); /* the default */
     vx_contact_colors c;
-    vx_contact_colors_init(&c);
+    colors_init(&c);
+    c.tuning.step_split_min = VX_STEP_SPLIT_MIN_ITEMS; /* the default */
     cr_assert_eq(run_colors(&c, &g, false), VX_OK);
-    vx_contact_colors_set_step_split_min(1u);
     cr_assert(c.lanes);
     cr_assert_eq(c.range_count, 1u);
     cr_assert(c.ranges[0].serial);
@@ -721,7 +720,7 @@ Test(physics_colors, floating_pairs_are_one_parallel_colour)
     for (uint32_t k = 0; k < PAIRS; k++) graph_add(&g, 2u * k + 1u, 2u * k);
     check_both(&g);
     vx_contact_colors c;
-    vx_contact_colors_init(&c);
+    colors_init(&c);
     cr_assert_eq(run_colors(&c, &g, true), VX_OK);
     cr_assert_eq(c.range_count, 1u);
     cr_assert(!c.ranges[0].serial);
@@ -748,7 +747,7 @@ Test(physics_colors, more_than_32_on_one_body_spill_into_a_serial_leftover)
         for (uint32_t h = 0; h < HUBS; h++) graph_add(&g, 1u + h, 1u + HUBS + h * SPOKES + s);
     check_both(&g);
     vx_contact_colors c;
-    vx_contact_colors_init(&c);
+    colors_init(&c);
     cr_assert_eq(run_colors(&c, &g, true), VX_OK);
     size_t parallel_level1 = 0, serial_level1 = 0, level0 = 0;
     for (size_t p = 0; p < c.count; p++) {
@@ -784,7 +783,7 @@ Test(physics_colors, leftover_constraints_of_one_body_are_never_in_one_unit)
     graph_add(&g, 1u, 0u);
     for (uint32_t s = 0; s < SPOKES; s++) graph_add(&g, 1u, 2u + s);
     vx_contact_colors c;
-    vx_contact_colors_init(&c);
+    colors_init(&c);
     cr_assert_eq(run_colors(&c, &g, true), VX_OK);
     for (size_t u = 0; u < c.unit_count; u++)
         cr_expect_eq(c.unit_start[u + 1] - c.unit_start[u], 1u,
@@ -883,8 +882,8 @@ Test(physics_colors, same_input_gives_the_same_order)
         random_graph(&g, seed, 150u, 700u);
         for (int colored = 0; colored < 2; colored++) {
             vx_contact_colors x, y;
-            vx_contact_colors_init(&x);
-            vx_contact_colors_init(&y);
+            colors_init(&x);
+            colors_init(&y);
             cr_assert_eq(run_colors(&x, &g, colored != 0), VX_OK);
             cr_assert_eq(run_colors(&y, &g, colored != 0), VX_OK);
             assert_same_result(&x, &y, "two fresh runs");
@@ -904,7 +903,7 @@ Test(physics_colors, same_input_gives_the_same_order)
 Test(physics_colors, reuse_across_sizes_leaks_no_stale_state)
 {
     vx_contact_colors reused;
-    vx_contact_colors_init(&reused);
+    colors_init(&reused);
     const size_t sizes[][2] = {{400, 1500}, {10, 30}, {3, 2}, {250, 900}, {2, 0}, {60, 200}, {500, 40}, {30, 800},
                                {400, 1500}, {5, 12}};
     for (int round = 0; round < 2; round++) {
@@ -913,7 +912,7 @@ Test(physics_colors, reuse_across_sizes_leaks_no_stale_state)
             random_graph(&g, 7000u + (uint32_t)k * 31u + (uint32_t)round, sizes[k][0], sizes[k][1]);
             bool colored = ((k + (size_t)round) % 3u) != 0;
             vx_contact_colors fresh;
-            vx_contact_colors_init(&fresh);
+            colors_init(&fresh);
             cr_assert_eq(run_colors(&fresh, &g, colored), VX_OK);
             cr_assert_eq(run_colors(&reused, &g, colored), VX_OK);
             assert_same_result(&reused, &fresh, colored ? "coloured, reused" : "sequential, reused");
@@ -939,7 +938,7 @@ Test(physics_colors, unchanged_items_keep_the_order_and_any_change_recomputes)
         cr_assert_gt(g.count, 10u);
         for (int colored = 0; colored < 2; colored++) {
             vx_contact_colors c;
-            vx_contact_colors_init(&c);
+            colors_init(&c);
             cr_assert_eq(run_colors(&c, &g, colored != 0), VX_OK);
             cr_assert_not(c.kept, "a first call has nothing to keep");
             cr_assert_eq(run_colors(&c, &g, colored != 0), VX_OK);
@@ -979,7 +978,7 @@ Test(physics_colors, unchanged_items_keep_the_order_and_any_change_recomputes)
                 it->moved_a = h.moved[it->a];
                 it->moved_b = h.moved[it->b];
                 vx_contact_colors fresh;
-                vx_contact_colors_init(&fresh);
+                colors_init(&fresh);
                 cr_assert_eq(run_colors(&fresh, &h, flip), VX_OK);
                 cr_assert_eq(run_colors(&c, &h, flip), VX_OK);
                 cr_assert_not(c.kept, "change %d must compute the order again", change);
@@ -992,7 +991,7 @@ Test(physics_colors, unchanged_items_keep_the_order_and_any_change_recomputes)
                 cr_assert_eq(run_colors(&c, &g, colored != 0), VX_OK);
                 cr_assert_not(c.kept);
                 vx_contact_colors_free(&fresh);
-                vx_contact_colors_init(&fresh);
+                colors_init(&fresh);
                 cr_assert_eq(run_colors(&fresh, &g, colored != 0), VX_OK);
                 assert_same_result(&c, &fresh, "back to the first items");
                 vx_contact_colors_free(&fresh);

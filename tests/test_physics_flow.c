@@ -245,6 +245,8 @@ static void check_graph(const graph *g)
 {
     vx_contact_colors c;
     vx_contact_colors_init(&c);
+    c.tuning.flow_min = 1u; /* small graphs: their one bin goes as a flow */
+    c.tuning.step_split_min = 1u;
     order_graph(&c, g);
     vx_color_flow f;
     vx_color_flow_init(&f);
@@ -260,13 +262,6 @@ static void check_graph(const graph *g)
     vx_contact_colors_free(&c);
 }
 
-static void flow_every_bin(void)
-{
-    vx_contact_colors_set_flow_min(1u);
-    vx_contact_colors_set_step_split_min(1u);
-}
-
-TestSuite(physics_flow, .init = flow_every_bin);
 
 Test(physics_flow, pyramid_units_run_in_pass_order_on_every_thread_count)
 {
@@ -307,6 +302,8 @@ Test(physics_flow, plan_is_kept_for_the_same_order_and_threads_only)
     pyramid(&g, 6u);
     vx_contact_colors c;
     vx_contact_colors_init(&c);
+    c.tuning.flow_min = 1u; /* small graphs: their one bin goes as a flow */
+    c.tuning.step_split_min = 1u;
     order_graph(&c, &g);
     vx_color_flow f;
     vx_color_flow_init(&f);

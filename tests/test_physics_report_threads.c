@@ -31,7 +31,7 @@ enum { RUNS = 4 };
 static const int thread_counts[RUNS] = {1, 2, 3, 5};
 
 /* contact_report.c keeps scenes of fewer constraints on the calling thread
- * (VX_END_MIN_PARALLEL), whatever vx_parallel_set_min_work says: the piles
+ * (VX_END_MIN_PARALLEL), whatever the grain: the piles
  * here must hold more for the splits to be compared. */
 #define SPLIT_MIN_CONSTRAINTS 256u
 
@@ -143,9 +143,10 @@ static size_t compare_step_reports(vx_solver_order order, int substeps, int step
  * every step runs on its threads, and 3 and 5 threads are made as such. */
 static void split_every_stage(void)
 {
-    vx_parallel_set_min_work(0u, 0u);
-    vx_parallel_set_max_threads(8);
-    vx_thread_choice_always_threads(true);
+    vx_step_tuning *t = vx_test_tuning();
+    t->grain = 0u;
+    t->max_threads = 8;
+    t->always_threads = true;
 }
 
 TestSuite(physics_report_threads, .init = split_every_stage);
@@ -335,6 +336,7 @@ Test(physics_report_threads, cache_and_report_are_identical_for_every_split)
     for (int r = 0; r < RUNS; r++) {
         vx_thread_pool *pool = NULL;
         cr_assert_eq(vx_thread_pool_create(&pool, thread_counts[r]), VX_OK);
+        vx_thread_pool_set_grain(pool, 0u);
         s->pool = pool;
         vx_contact_cache cache;
         vx_contact_cache_init(&cache);

@@ -182,11 +182,10 @@ Test(physics_substeps, reusing_the_relax_separations_changes_no_byte)
         s[r].cfg.iterations = 1;
         s[r].cfg.position_iterations = 0;
     }
+    vx_physics_tuning(&s[0].scratch)->reuse_separations = false;
     size_t contacts = 0;
     for (int k = 0; k < 120; k++) {
-        vx_contact_substep_set_reuse(false);
         vx_test_step(w[0], &s[0]);
-        vx_contact_substep_set_reuse(true);
         vx_test_step(w[1], &s[1]);
         contacts += s[0].report.count;
         for (int i = 0; i < n; i++) {

@@ -7,15 +7,20 @@
 
 /* Runs steps that take `pooled_seconds` on the threads and `single_seconds`
  * alone; returns how many of them ran on the threads. */
-static int run(vx_thread_choice *c, int steps, double pooled_seconds, double single_seconds)
+static int run_as(vx_thread_choice *c, int steps, double pooled_seconds, double single_seconds, bool always)
 {
     int pooled = 0;
     for (int k = 0; k < steps; k++) {
-        bool p = vx_thread_choice_begin(c);
+        bool p = vx_thread_choice_begin(c, always);
         pooled += p ? 1 : 0;
         vx_thread_choice_end(c, p ? pooled_seconds : single_seconds);
     }
     return pooled;
+}
+
+static int run(vx_thread_choice *c, int steps, double pooled_seconds, double single_seconds)
+{
+    return run_as(c, steps, pooled_seconds, single_seconds, false);
 }
 
 Test(physics_thread_choice, threads_first_and_kept_while_faster)
@@ -23,10 +28,10 @@ Test(physics_thread_choice, threads_first_and_kept_while_faster)
     vx_thread_choice c;
     vx_thread_choice_init(&c);
     for (unsigned k = 0; k < VX_THREAD_WARM_STEPS; k++) {
-        cr_assert(vx_thread_choice_begin(&c), "the first steps run on the threads");
+        cr_assert(vx_thread_choice_begin(&c, false), "the first steps run on the threads");
         vx_thread_choice_end(&c, 0.001);
     }
-    cr_assert_not(vx_thread_choice_begin(&c), "then one step tries one thread");
+    cr_assert_not(vx_thread_choice_begin(&c, false), "then one step tries one thread");
     vx_thread_choice_end(&c, 0.002);
     /* threads twice as fast: all steps but one probe in 32 on the threads */
     int pooled = run(&c, 317, 0.001, 0.002);
@@ -40,7 +45,7 @@ Test(physics_thread_choice, the_dear_first_step_is_not_a_measure)
 {
     vx_thread_choice c;
     vx_thread_choice_init(&c);
-    bool p = vx_thread_choice_begin(&c);
+    bool p = vx_thread_choice_begin(&c, false);
     cr_assert(p);
     vx_thread_choice_end(&c, 0.05); /* 25 times a normal step */
     /* steps 1 .. 62: one thread only for the probes of steps 2 and 31 */
@@ -85,10 +90,8 @@ Test(physics_thread_choice, forced_threads_for_tests)
 {
     vx_thread_choice c;
     vx_thread_choice_init(&c);
-    vx_thread_choice_always_threads(true);
-    int pooled = run(&c, 100, 1.0, 0.001);
-    vx_thread_choice_always_threads(false);
-    cr_assert_eq(pooled, 100);
+    cr_assert_eq(run_as(&c, 100, 1.0, 0.001, true), 100);
+    cr_assert_lt(run(&c, 100, 1.0, 0.001), 100, "by the clock again");
 }
 
 /* Steps that get dearer as a pile forms (here 20 times over 600 steps), the
@@ -103,7 +106,7 @@ Test(physics_thread_choice, steps_getting_dearer_do_not_fool_it)
     int pooled = 0;
     for (int k = 0; k < 600; k++) {
         double cost = 0.001 * (1.0 + 19.0 * k / 600.0);
-        bool p = vx_thread_choice_begin(&c);
+        bool p = vx_thread_choice_begin(&c, false);
         pooled += p ? 1 : 0;
         vx_thread_choice_end(&c, p ? cost / 1.5 : cost);
     }

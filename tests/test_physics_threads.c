@@ -16,7 +16,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "physics/color_sweep.h"
 #include "physics/contact_color.h"
 #include "physics/step_counts.h"
 #include "physics/thread_choice.h"
@@ -214,8 +213,9 @@ static void assert_same_state(const scene *ref, const vx_test_stepper *sref, con
 }
 
 typedef struct {
-    size_t contacts; /* reported over the run (by each run alike) */
-    int asleep_at;   /* the first step after which no dynamic body was awake, or -1 */
+    size_t contacts;    /* reported over the run (by each run alike) */
+    int asleep_at;      /* the first step after which no dynamic body was awake, or -1 */
+    size_t flow_sweeps; /* sweeps that went as a flow, over every run */
 } run_summary;
 
 /* The scene stepped with 1, 2, 3 and 5 threads side by side, compared
@@ -234,13 +234,14 @@ static run_summary compare_thread_counts(scene_kind kind, vx_solver_order order,
         st[r].cfg.threads = thread_counts[r];
     }
     char what[96];
-    run_summary sum = {0u, -1};
+    run_summary sum = {0u, -1, 0u};
     for (int k = 1; k <= steps; k++) {
         for (int r = 0; r < RUNS; r++) {
             vx_test_step(s[r].w, &st[r]);
             /* the threads really ran (identical results prove nothing if
              * every run stayed on one thread) */
             cr_assert_eq(vx_physics_step_counts(&st[r].scratch).threads, thread_counts[r]);
+            sum.flow_sweeps += vx_physics_step_counts(&st[r].scratch).flow_sweeps;
         }
         sum.contacts += st[0].report.count;
         if (sum.asleep_at < 0 && vx_physics_awake_count(&st[0].scratch) == 0) sum.asleep_at = k;
@@ -260,14 +261,17 @@ static run_summary compare_thread_counts(scene_kind kind, vx_solver_order order,
 
 /* Every combination of substeps and sleeping for one scene and order
  * (4 substeps cost four times as much: half the steps). */
-static void compare_all_options(scene_kind kind, vx_solver_order order)
+static size_t compare_all_options(scene_kind kind, vx_solver_order order)
 {
+    size_t flow_sweeps = 0;
     for (int substeps = 1; substeps <= 4; substeps += 3)
         for (int sleeping = 0; sleeping < 2; sleeping++) {
             int steps = substeps == 1 ? STEPS : STEPS / 2;
             run_summary sum = compare_thread_counts(kind, order, substeps, sleeping != 0, steps);
             cr_assert_gt(sum.contacts, (size_t)steps, "the scene should be in contact most of the run");
+            flow_sweeps += sum.flow_sweeps;
         }
+    return flow_sweeps;
 }
 
 /* These scenes are small: without this the engine would keep them on one
@@ -276,12 +280,13 @@ static void compare_all_options(scene_kind kind, vx_solver_order order)
  * 3 and 5 threads are run as such, beyond this machine's cores. */
 static void split_every_stage(void)
 {
-    vx_parallel_set_min_work(0u, 0u);
-    vx_contact_colors_set_island_bin_min(8u);
-    vx_contact_colors_set_step_split_min(1u);
-    vx_contact_colors_set_flow_min(1u);
-    vx_parallel_set_max_threads(8);
-    vx_thread_choice_always_threads(true);
+    vx_step_tuning *t = vx_test_tuning();
+    t->grain = 0u;
+    t->order.island_bin_min = 8u;
+    t->order.step_split_min = 1u;
+    t->order.flow_min = 1u;
+    t->max_threads = 8;
+    t->always_threads = true;
 }
 
 TestSuite(physics_threads, .init = split_every_stage);
@@ -313,16 +318,14 @@ static void compare_lanes_with_order_of_add(int substeps, size_t bin_min)
         st[r].cfg.threads = 1;
     }
     size_t contacts = 0;
+    for (int r = 0; r < 2; r++) vx_physics_tuning(&st[r].scratch)->order.island_bin_min = bin_min;
+    vx_physics_tuning(&st[0].scratch)->order.lanes = false; /* the order of add, scalar */
     for (int k = 1; k <= STEPS; k++) {
-        vx_contact_colors_set_island_bin_min(bin_min);
-        vx_contact_colors_set_lanes(false); /* the order of add, scalar */
         vx_test_step(s[0].w, &st[0]);
-        vx_contact_colors_set_lanes(true);
         vx_test_step(s[1].w, &st[1]);
         contacts += st[0].report.count;
         assert_same_state(&s[0], &st[0], &s[1], &st[1], substeps == 1 ? "lanes, 1 substep" : "lanes, 4 substeps", k);
     }
-    vx_contact_colors_set_island_bin_min(8u);
     cr_assert_gt(contacts, (size_t)STEPS * 24u, "every stack should be in contact");
     for (int r = 0; r < 2; r++) {
         vx_test_stepper_free(&st[r]);
@@ -343,14 +346,11 @@ Test(physics_threads, sequential_lanes_give_the_bytes_of_the_order_of_add)
  * when flows are off (a minimum no test scene reaches). */
 Test(physics_threads, pyramid_is_identical_for_every_thread_count_sequential)
 {
-    size_t flows = vx_color_sweep_flow_count();
-    compare_all_options(SCENE_PYRAMID, VX_SOLVER_ORDER_SEQUENTIAL);
-    cr_assert_gt(vx_color_sweep_flow_count(), flows, "the pyramid's passes went as a flow");
-    vx_contact_colors_set_flow_min((size_t)1 << 30);
-    flows = vx_color_sweep_flow_count();
-    compare_all_options(SCENE_PYRAMID, VX_SOLVER_ORDER_SEQUENTIAL);
-    cr_assert_eq(vx_color_sweep_flow_count(), flows, "no flow below the minimum");
-    vx_contact_colors_set_flow_min(1u);
+    cr_assert_gt(compare_all_options(SCENE_PYRAMID, VX_SOLVER_ORDER_SEQUENTIAL), 0u,
+                 "the pyramid's passes went as a flow");
+    vx_test_tuning()->order.flow_min = (size_t)1 << 30;
+    cr_assert_eq(compare_all_options(SCENE_PYRAMID, VX_SOLVER_ORDER_SEQUENTIAL), 0u, "no flow below the minimum");
+    vx_test_tuning()->order.flow_min = 1u;
 }
 
 Test(physics_threads, pyramid_is_identical_for_every_thread_count_colored)
@@ -574,8 +574,8 @@ Test(physics_threads, momentum_is_kept_with_more_constraints_on_a_body_than_colo
  * processors, however many threads are asked for. */
 Test(physics_threads, a_step_uses_no_more_threads_than_processors)
 {
-    vx_parallel_set_max_threads(0);
-    vx_thread_choice_always_threads(true);
+    vx_test_tuning()->max_threads = 0;
+    vx_test_tuning()->always_threads = true;
     scene s;
     build_scene(&s, SCENE_POUR);
     vx_test_stepper st;

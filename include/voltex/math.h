@@ -139,6 +139,7 @@ static inline vx_aabb vx_aabb_from_center_half_extents(vx_vec3 center, vx_vec3 h
 {
     return vx_aabb_new(vx_vec3_sub(center, half_extents), vx_vec3_add(center, half_extents));
 }
+static inline bool vx_aabb_is_finite(vx_aabb b) { return vx_vec3_is_finite(b.min) && vx_vec3_is_finite(b.max); }
 static inline vx_vec3 vx_aabb_center(vx_aabb b) { return vx_vec3_scale(vx_vec3_add(b.min, b.max), 0.5f); }
 static inline vx_vec3 vx_aabb_half_extents(vx_aabb b) { return vx_vec3_scale(vx_vec3_sub(b.max, b.min), 0.5f); }
 /* Inclusive: a point on the boundary is contained. */

@@ -26,6 +26,7 @@
 
 struct vx_thread_pool {
     int threads;
+    size_t grain;
     pthread_t *workers; /* threads - 1 */
     int started;
     /* the current run: fn/ctx published with generation (release) */
@@ -141,10 +142,11 @@ void vx_thread_pool_destroy(vx_thread_pool *pool)
 vx_status vx_thread_pool_create(vx_thread_pool **out, int threads)
 {
     *out = NULL;
-    if (threads < 1) return VX_ERR_INVALID;
+    if (threads < 1 || threads > VX_MAX_THREADS) return VX_ERR_INVALID;
     vx_thread_pool *pool = calloc(1u, sizeof *pool);
     if (!pool) return VX_ERR_NOMEM;
     pool->threads = threads;
+    pool->grain = VX_THREAD_POOL_GRAIN;
     atomic_init(&pool->generation, 0u);
     atomic_init(&pool->done, 0);
     atomic_init(&pool->quit, false);
@@ -186,6 +188,13 @@ vx_status vx_thread_pool_create(vx_thread_pool **out, int threads)
 }
 
 int vx_thread_pool_size(const vx_thread_pool *pool) { return pool ? pool->threads : 1; }
+
+void vx_thread_pool_set_grain(vx_thread_pool *pool, size_t items)
+{
+    if (pool) pool->grain = items;
+}
+
+size_t vx_thread_pool_grain(const vx_thread_pool *pool) { return pool ? pool->grain : VX_THREAD_POOL_GRAIN; }
 
 void vx_thread_pool_run(vx_thread_pool *pool, vx_parallel_fn fn, void *ctx)
 {

@@ -19,14 +19,26 @@
 
 typedef struct vx_thread_pool vx_thread_pool;
 
+/* the most threads a pool has (the scene format's limit of solver.threads too) */
+#define VX_MAX_THREADS 256
+
 typedef void (*vx_parallel_fn)(void *ctx, int thread, int threads);
 
-/* A pool of `threads` threads (>= 1; threads - 1 workers are started).
- * VX_ERR_NOMEM when memory or threads cannot be had (nothing is left
+/* A pool of `threads` threads (1 .. VX_MAX_THREADS; threads - 1 workers are
+ * started), with the default grain (vx_thread_pool_set_grain). VX_ERR_NOMEM when memory or threads cannot be had (nothing is left
  * running then). */
 vx_status vx_thread_pool_create(vx_thread_pool **out, int threads);
 void vx_thread_pool_destroy(vx_thread_pool *pool);
 int vx_thread_pool_size(const vx_thread_pool *pool);
+
+/* The grain: loops over fewer items than this (common/parallel.h) run on the
+ * calling thread alone, because the threads' meetings would cost more than
+ * the work, and a thread the system has put aside makes every meeting wait
+ * for it. Default VX_THREAD_POOL_GRAIN; tests set 0 to run small scenes on
+ * every thread. Results never depend on it. */
+#define VX_THREAD_POOL_GRAIN 256u
+void vx_thread_pool_set_grain(vx_thread_pool *pool, size_t items);
+size_t vx_thread_pool_grain(const vx_thread_pool *pool);
 
 void vx_thread_pool_run(vx_thread_pool *pool, vx_parallel_fn fn, void *ctx);
 /* Only inside fn of a run, called by every thread the same number of times. */

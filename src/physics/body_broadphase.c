@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/grow.h"
-#include "physics/color_sweep.h"
+#include "common/array.h"
+#include "common/parallel.h"
 #include "physics/manifold_detect.h"
 
 #define PROXY_PRESENT 1u /* the entity has a proxy in bb->broadphase */
@@ -67,19 +67,11 @@ static vx_status reserve_bodies(vx_body_broadphase *bb, size_t n)
     return st;
 }
 
-static bool box_is_finite(vx_aabb b) { return vx_vec3_is_finite(b.min) && vx_vec3_is_finite(b.max); }
-
 static bool same_shape(const vx_collider *a, const vx_collider *b)
 {
     return a->type == b->type && a->radius == b->radius && a->half_extents.x == b->half_extents.x &&
            a->half_extents.y == b->half_extents.y && a->half_extents.z == b->half_extents.z &&
            a->half_height == b->half_height;
-}
-
-static bool same_pose(const vx_body_pose *a, const vx_body_pose *b)
-{
-    return a->x.x == b->x.x && a->x.y == b->x.y && a->x.z == b->x.z && a->q.x == b->q.x && a->q.y == b->q.y &&
-           a->q.z == b->q.z && a->q.w == b->q.w;
 }
 
 static vx_status drop(vx_body_broadphase *bb, uint32_t index)
@@ -98,7 +90,7 @@ static vx_status place(vx_body_broadphase *bb, const vx_solver_bodies *bodies, s
     uint32_t index = info->entity.index;
     vx_body_proxy *p = &bb->proxies[index];
     bool is_static = info->motion == VX_MOTION_STATIC;
-    if (!box_is_finite(box)) return drop(bb, index);
+    if (!vx_aabb_is_finite(box)) return drop(bb, index);
     if (p->flags & PROXY_PRESENT)
         return vx_broadphase_update(&bb->broadphase, index, box, vx_vec3_scale(bodies->velocity[i].v, h));
     vx_status st = vx_broadphase_add(&bb->broadphase, index, box, is_static);
@@ -126,7 +118,7 @@ static bool settled(const body_job *job, size_t i)
         is_static != ((p->flags & PROXY_STATIC) != 0u))
         return false;
     /* Moving bodies get their box every substep (find_pairs). */
-    return !is_static || (!job->statics_stale && same_pose(&p->pose, &job->bodies->pose[i]) &&
+    return !is_static || (!job->statics_stale && vx_body_pose_equal(&p->pose, &job->bodies->pose[i]) &&
                           same_shape(&p->collider, &info->collider));
 }
 
@@ -177,7 +169,7 @@ static vx_status sync_body(vx_body_broadphase *bb, const vx_solver_bodies *bodie
     if (!is_static) {
         /* Moving bodies get their box every substep; a new one now. */
         if (!(p->flags & PROXY_PRESENT)) st = place(bb, bodies, i, bb->boxes[i], h);
-    } else if (!(p->flags & PROXY_PRESENT) || statics_stale || !same_pose(&p->pose, &bodies->pose[i]) ||
+    } else if (!(p->flags & PROXY_PRESENT) || statics_stale || !vx_body_pose_equal(&p->pose, &bodies->pose[i]) ||
                !same_shape(&p->collider, &info->collider)) {
         if ((p->flags & PROXY_PRESENT) && !statics_stale) *statics_moved = true;
         st = place(bb, bodies, i, bb->boxes[i], h);
@@ -247,7 +239,7 @@ static void boxes_range(void *arg, size_t begin, size_t end)
         if (!info->has_collider || info->motion == VX_MOTION_STATIC || info->asleep) continue;
         vx_aabb box = vx_manifold_detect_bounds(bodies, i, job->speculative_distance, job->h);
         uint32_t index = info->entity.index;
-        if ((bb->proxies[index].flags & PROXY_PRESENT) && box_is_finite(box) &&
+        if ((bb->proxies[index].flags & PROXY_PRESENT) && vx_aabb_is_finite(box) &&
             vx_broadphase_update_in_place(&bb->broadphase, index, box, vx_vec3_scale(bodies->velocity[i].v, job->h)))
             continue;
         bb->boxes[i] = box;

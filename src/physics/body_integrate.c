@@ -2,7 +2,7 @@
  * (before the contact solver), positions after it. See solver_body.h. */
 #include "physics/solver_body.h"
 
-#include "physics/color_sweep.h"
+#include "common/parallel.h"
 
 #include "voltex/rotation.h"
 

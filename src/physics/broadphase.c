@@ -22,7 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "physics/color_sweep.h"
+#include "common/array.h"
+#include "common/parallel.h"
 
 #define SLOT_PRESENT 1u
 #define SLOT_STATIC 2u
@@ -31,7 +32,7 @@
 #define RADIX_BITS 11u /* digit width of the pair sort: 2048 counters */
 /* A dirty id's queries walk two trees: about the work of 16 items of the
  * step's plain loops, for the choice of one thread below some work
- * (vx_parallel_set_min_work). */
+ * (the pool's grain, common/parallel.h). */
 #define QUERY_WEIGHT 16u
 
 void vx_broadphase_pair_list_init(vx_broadphase_pair_list *list) { memset(list, 0, sizeof *list); }
@@ -88,36 +89,9 @@ void vx_broadphase_free(vx_broadphase *bp)
     vx_broadphase_init(bp, bp->kind, &config);
 }
 
-/* Grows *items (of elem bytes each) to hold at least need. */
-static vx_status reserve(void **items, size_t *capacity, size_t need, size_t elem)
-{
-    if (need <= *capacity) return VX_OK;
-    size_t cap = *capacity ? *capacity : 64u;
-    while (cap < need) {
-        if (cap > SIZE_MAX / 2u) return VX_ERR_NOMEM;
-        cap *= 2u;
-    }
-    if (cap > SIZE_MAX / elem) return VX_ERR_NOMEM;
-    void *p = realloc(*items, cap * elem);
-    if (!p) return VX_ERR_NOMEM;
-    *items = p;
-    *capacity = cap;
-    return VX_OK;
-}
-
-static vx_status reserve_pairs(vx_broadphase_pair **items, size_t *capacity, size_t need)
-{
-    void *p = *items;
-    vx_status st = reserve(&p, capacity, need, sizeof **items);
-    *items = p;
-    return st;
-}
-
-static bool box_is_finite(vx_aabb b) { return vx_vec3_is_finite(b.min) && vx_vec3_is_finite(b.max); }
-
 static vx_status check_box(vx_aabb b)
 {
-    if (!box_is_finite(b)) return VX_ERR_NONFINITE;
+    if (!vx_aabb_is_finite(b)) return VX_ERR_NONFINITE;
     if (b.min.x > b.max.x || b.min.y > b.max.y || b.min.z > b.max.z) return VX_ERR_INVALID;
     return VX_OK;
 }
@@ -144,9 +118,8 @@ static vx_status reserve_slot(vx_broadphase *bp, uint32_t id)
  * can no longer fail once they have. */
 static vx_status reserve_dirty(vx_broadphase *bp)
 {
-    void *p = bp->dirty;
-    vx_status st = reserve(&p, &bp->dirty_capacity, bp->dirty_count + 1u, sizeof *bp->dirty);
-    bp->dirty = p;
+    vx_status st = VX_OK;
+    VX_RESERVE(st, bp->dirty, bp->dirty_capacity, bp->dirty_count + 1u, 64u);
     return st;
 }
 
@@ -367,7 +340,7 @@ static bool collect_pair(void *context, uint32_t proxy, uint32_t other)
     /* Both changed: the query of the lower id keeps the pair. */
     if ((q->bp->slots[other].flags & SLOT_DIRTY) && other < q->id) return true;
     if (w->count == w->capacity) {
-        w->status = reserve_pairs(&w->pairs, &w->capacity, w->count + 1u);
+        VX_RESERVE(w->status, w->pairs, w->capacity, w->count + 1u, 64u);
         if (w->status != VX_OK) return false;
     }
     vx_broadphase_pair *p = &w->pairs[w->count++];
@@ -416,7 +389,8 @@ static void filter_range(split_job *job, vx_broadphase_worker *w, size_t begin, 
 /* out = set (all of it, or the tightly overlapping pairs). */
 static vx_status output_pairs(vx_broadphase *bp, const vx_broadphase_pair *set, size_t n, vx_broadphase_pair_list *out)
 {
-    vx_status st = reserve_pairs(&out->items, &out->capacity, n);
+    vx_status st = VX_OK;
+    VX_ARRAY_RESERVE(st, *out, n, 64u);
     if (st != VX_OK) return st;
     if (!bp->config.tight_filter) {
         if (n) memcpy(out->items, set, n * sizeof *set);
@@ -459,8 +433,8 @@ static vx_status find_pairs_tree(vx_broadphase *bp, vx_broadphase_pair_list *out
         if (bp->workers[w].status != VX_OK) return bp->workers[w].status;
         n += bp->workers[w].count;
     }
-    st = reserve_pairs(&bp->fresh, &bp->fresh_capacity, n);
-    if (st == VX_OK) st = reserve_pairs(&bp->spare, &bp->spare_capacity, bp->pair_count + n);
+    VX_RESERVE(st, bp->fresh, bp->fresh_capacity, n, 64u);
+    VX_RESERVE(st, bp->spare, bp->spare_capacity, bp->pair_count + n, 64u);
     if (st != VX_OK) return st;
     bp->fresh_count = 0;
     for (size_t w = 0; w < m; w++) {
@@ -500,9 +474,8 @@ static vx_status find_pairs_tree(vx_broadphase *bp, vx_broadphase_pair_list *out
 
 static vx_status find_pairs_bvh(vx_broadphase *bp, vx_broadphase_pair_list *out)
 {
-    void *p = bp->entries;
-    vx_status st = reserve(&p, &bp->entry_capacity, bp->count, sizeof *bp->entries);
-    bp->entries = p;
+    vx_status st = VX_OK;
+    VX_RESERVE(st, bp->entries, bp->entry_capacity, bp->count, 64u);
     if (st != VX_OK) return st;
     size_t n = 0;
     for (uint32_t id = 0; id < bp->slot_capacity && n < bp->count; id++) {
@@ -515,7 +488,7 @@ static vx_status find_pairs_bvh(vx_broadphase *bp, vx_broadphase_pair_list *out)
     }
     st = vx_bvh_build(&bp->bvh, bp->entries, n);
     if (st == VX_OK) st = vx_bvh_query_pairs(&bp->bvh, &bp->bvh_pairs);
-    if (st == VX_OK) st = reserve_pairs(&out->items, &out->capacity, bp->bvh_pairs.count);
+    VX_ARRAY_RESERVE(st, *out, bp->bvh_pairs.count, 64u);
     if (st != VX_OK) return st;
     /* Already sorted by (a, b); drop static-static pairs. Fat boxes are the
      * tight boxes here, so the tight filter would change nothing. */

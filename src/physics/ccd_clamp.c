@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "physics/ccd.h"
-#include "common/grow.h"
-#include "physics/color_sweep.h"
+#include "common/array.h"
+#include "common/parallel.h"
 #include "physics/time_of_impact.h"
 
 void vx_ccd_scratch_init(vx_ccd_scratch *s) { memset(s, 0, sizeof *s); }

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/grow.h"
+#include "common/array.h"
 
 /* the most threads a flow plans for (flow_thread keeps a count per thread) */
 #define VX_FLOW_MAX_THREADS 256

@@ -43,6 +43,7 @@ typedef struct {
     uint32_t *index;  /* scratch, per unit: its index among its thread's units */
     size_t unit_capacity, wait_capacity, thread_capacity;
     vx_thread_progress *done; /* per thread: units done in the current sweep */
+    uint64_t runs;    /* sweeps that went as this flow (tests check which path ran) */
 } vx_color_flow;
 
 void vx_color_flow_init(vx_color_flow *f);

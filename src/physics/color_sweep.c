@@ -1,43 +1,10 @@
-/* Coloured passes and plain parallel loops over a thread pool
- * (color_sweep.h). */
+/* Coloured passes over a thread pool (color_sweep.h). */
 #include "physics/color_sweep.h"
 
 #include <math.h>
-#include <stdatomic.h>
-#include <unistd.h>
 #include <stdlib.h>
 
-/* the most threads a sweep keeps a minimum for (the pool is never larger) */
-#define VX_SWEEP_MAX_THREADS 256
-
-/* Below these sizes a sweep or loop runs on the calling thread alone: the
- * threads' meetings would cost more than the work, and a thread the system
- * has put aside makes every meeting wait for it. Results do not depend on
- * it (vx_parallel_set_min_work). */
-static size_t min_units = 64;  /* coloured units of 4 constraints: 256 constraints */
-static size_t min_items = 256; /* bodies, pairs, constraints */
-
-void vx_parallel_set_min_work(size_t units, size_t items)
-{
-    min_units = units;
-    min_items = items;
-}
-
-/* 0: the machine's processors (vx_parallel_threads) */
-static int max_threads = 0;
-
-void vx_parallel_set_max_threads(int threads) { max_threads = threads > 0 ? threads : 0; }
-
-int vx_parallel_threads(int requested)
-{
-    int limit = max_threads;
-    if (limit == 0) {
-        long online = sysconf(_SC_NPROCESSORS_ONLN);
-        limit = online > 0 && online < 1024 ? (int)online : 1;
-    }
-    if (requested > limit) requested = limit;
-    return requested > 1 ? requested : 1;
-}
+#include "common/parallel.h"
 
 typedef struct {
     vx_thread_pool *pool;
@@ -49,7 +16,7 @@ typedef struct {
     unsigned parity;
     /* each thread's minimum of the pass, by pass parity: a thread starting
      * pass p + 2 has passed the barriers of p + 1, after every read of p's */
-    float mins[2][VX_SWEEP_MAX_THREADS];
+    float mins[2][VX_MAX_THREADS];
 } sweep;
 
 /* The first unit of [begin, end] starting at or after position p. */
@@ -115,82 +82,18 @@ static void sweep_thread(void *ctx, int t, int threads)
     }
 }
 
-static atomic_size_t flow_count;
-
-size_t vx_color_sweep_flow_count(void) { return atomic_load_explicit(&flow_count, memory_order_relaxed); }
-
 void vx_color_sweep(vx_thread_pool *pool, const vx_contact_colors *colors, vx_color_flow *flow, int passes,
                     unsigned parity, vx_color_range_fn fn, void *arg, float stop_at)
 {
     if (passes <= 0 || colors->count == 0) return;
-    if (colors->count < min_units * VX_COLOR_UNIT) pool = NULL; /* positions: units differ in size */
+    pool = vx_parallel_pool(pool, colors->count); /* positions: units differ in size */
     int threads = vx_thread_pool_size(pool);
     if (flow && colors->flow && threads > 1 && isinf(stop_at) && vx_color_flow_plan(flow, colors, threads) == VX_OK) {
         vx_color_flow_run(pool, flow, passes, fn, arg);
-        atomic_fetch_add_explicit(&flow_count, 1u, memory_order_relaxed);
+        flow->runs++;
         return;
     }
     sweep sw = {.pool = pool, .colors = colors, .passes = passes, .fn = fn, .arg = arg, .stop_at = stop_at,
                 .parity = parity};
     vx_thread_pool_run(pool, sweep_thread, &sw);
-}
-
-typedef struct {
-    size_t n;
-    vx_item_range_fn fn;
-    void *arg;
-} loop;
-
-static void loop_thread(void *ctx, int t, int threads)
-{
-    loop *l = ctx;
-    size_t b, e;
-    vx_thread_share(l->n, t, threads, &b, &e);
-    if (e > b) l->fn(l->arg, b, e);
-}
-
-vx_thread_pool *vx_parallel_pool(vx_thread_pool *pool, size_t n) { return n < min_items ? NULL : pool; }
-
-void vx_parallel_for(vx_thread_pool *pool, size_t n, vx_item_range_fn fn, void *arg)
-{
-    if (n == 0) return;
-    loop l = {n, fn, arg};
-    vx_thread_pool_run(vx_parallel_pool(pool, n), loop_thread, &l);
-}
-
-typedef struct {
-    vx_thread_pool *pool;
-    size_t n;
-    vx_item_count_fn count;
-    vx_item_offset_fn set;
-    void *arg;
-    size_t sums[VX_SWEEP_MAX_THREADS];
-} offsets_job;
-
-static void offsets_thread(void *ctx, int t, int threads)
-{
-    offsets_job *job = ctx;
-    size_t b, e, sum = 0;
-    vx_thread_share(job->n, t, threads, &b, &e);
-    for (size_t i = b; i < e; i++) sum += job->count(job->arg, i);
-    job->sums[t] = sum;
-    vx_thread_pool_barrier(job->pool);
-    size_t offset = 0;
-    for (int k = 0; k < t; k++) offset += job->sums[k];
-    for (size_t i = b; i < e; i++) {
-        job->set(job->arg, i, offset);
-        offset += job->count(job->arg, i);
-    }
-}
-
-size_t vx_parallel_offsets(vx_thread_pool *pool, size_t n, vx_item_count_fn count, vx_item_offset_fn set, void *arg)
-{
-    pool = vx_parallel_pool(pool, n);
-    if (vx_thread_pool_size(pool) > VX_SWEEP_MAX_THREADS) pool = NULL; /* more than sums has room for */
-    int threads = vx_thread_pool_size(pool);
-    offsets_job job = {.pool = pool, .n = n, .count = count, .set = set, .arg = arg};
-    vx_thread_pool_run(pool, offsets_thread, &job);
-    size_t total = 0;
-    for (int k = 0; k < threads; k++) total += job.sums[k];
-    return total;
 }

@@ -1,5 +1,6 @@
 /* Passes over the coloured constraints, split between the threads of a pool
- * (private to the physics module; contact_color.h, common/thread_pool.h).
+ * (private to the physics module; contact_color.h, common/thread_pool.h);
+ * below the pool's grain (in positions) on the calling thread alone.
  *
  * vx_color_sweep calls fn(arg, begin, end, pass) on ranges of units
  * (contact_color.h; vx_color_positions gives their positions in
@@ -38,43 +39,5 @@ typedef float (*vx_color_range_fn)(void *arg, size_t begin, size_t end, int pass
  * each range: the same results, fewer meetings. */
 void vx_color_sweep(vx_thread_pool *pool, const vx_contact_colors *colors, vx_color_flow *flow, int passes,
                     unsigned parity, vx_color_range_fn fn, void *arg, float stop_at);
-
-/* For tests: the sweeps that went as a flow since the program started
- * (tests check that a scene they compare really took that path). */
-size_t vx_color_sweep_flow_count(void);
-
-/* Every item [0, n) once, split between the threads (no order between
- * items: each must touch only its own data). */
-typedef void (*vx_item_range_fn)(void *arg, size_t begin, size_t end);
-void vx_parallel_for(vx_thread_pool *pool, size_t n, vx_item_range_fn fn, void *arg);
-
-/* Running offsets over items [0, n): set(arg, i, o) with o the sum of
- * count(arg, j) for j < i; returns the sum over all n. The threads each sum
- * a share, then write theirs from the shares before: the same offsets for
- * any split. For arrays of offsets (each item's first row) whose counts sit
- * far apart in memory. */
-typedef uint32_t (*vx_item_count_fn)(const void *arg, size_t i);
-typedef void (*vx_item_offset_fn)(void *arg, size_t i, size_t offset);
-size_t vx_parallel_offsets(vx_thread_pool *pool, size_t n, vx_item_count_fn count, vx_item_offset_fn set, void *arg);
-
-/* The pool a loop over n items runs on: pool, or NULL (the calling thread
- * alone) below the loop minimum. For stages that run their own
- * vx_thread_pool_run (per-thread scratch by thread index, barriers) under
- * the same rule as vx_parallel_for. */
-vx_thread_pool *vx_parallel_pool(vx_thread_pool *pool, size_t n);
-
-/* The sizes below which sweeps (units) and loops (items) stay on the
- * calling thread (defaults 64 and 256). For tests, which set 0 to run small
- * scenes on every thread; results never depend on it. */
-void vx_parallel_set_min_work(size_t units, size_t items);
-
-/* The threads a step runs for config->threads = requested: at most the
- * machine's processors (more would only wait for each other at every
- * barrier: 32 threads on 2 cores ran large_pyramid 60 times slower), at
- * least 1. Results never depend on it. Tests raise the limit with
- * vx_parallel_set_max_threads (0: the machine's processors again) to compare
- * splits a small machine would not make. */
-int vx_parallel_threads(int requested);
-void vx_parallel_set_max_threads(int threads);
 
 #endif

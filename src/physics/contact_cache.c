@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/array.h"
+
 void vx_contact_cache_init(vx_contact_cache *c) { memset(c, 0, sizeof *c); }
 
 void vx_contact_cache_free(vx_contact_cache *c)
@@ -56,22 +58,6 @@ size_t vx_contact_cache_find_pair(const vx_contact_cache *c, size_t *cursor, vx_
     return end - i;
 }
 
-/* Room for need entries (doubling from 64). */
-static vx_status reserve_entries(vx_contact_cache_entry **items, size_t *capacity, size_t need)
-{
-    if (need <= *capacity) return VX_OK;
-    size_t cap = *capacity ? *capacity : 64u;
-    while (cap < need) {
-        if (cap > SIZE_MAX / 2u / sizeof **items) return VX_ERR_NOMEM;
-        cap *= 2u;
-    }
-    vx_contact_cache_entry *p = realloc(*items, cap * sizeof *p);
-    if (!p) return VX_ERR_NOMEM;
-    *items = p;
-    *capacity = cap;
-    return VX_OK;
-}
-
 void vx_contact_cache_commit(vx_contact_cache *c)
 {
     vx_contact_cache_entry *items = c->items;
@@ -87,7 +73,8 @@ void vx_contact_cache_commit(vx_contact_cache *c)
 vx_status vx_contact_cache_begin_fill(vx_contact_cache *c, size_t most, vx_contact_cache_entry **entries)
 {
     c->next_count = 0;
-    vx_status st = reserve_entries(&c->next, &c->next_capacity, most);
+    vx_status st = VX_OK;
+    VX_RESERVE(st, c->next, c->next_capacity, most, 64u);
     if (st != VX_OK) return st;
     *entries = c->next;
     return VX_OK;
@@ -109,7 +96,8 @@ vx_status vx_contact_cache_take(vx_contact_cache *c, bool (*take)(const vx_conta
                                 void *context, vx_contact_cache_stash *stash)
 {
     stash->count = 0;
-    vx_status st = reserve_entries(&stash->items, &stash->capacity, c->count); /* before anything moves */
+    vx_status st = VX_OK;
+    VX_ARRAY_RESERVE(st, *stash, c->count, 64u); /* before anything moves */
     if (st != VX_OK) return st;
     size_t kept = 0;
     for (size_t i = 0; i < c->count; i++) {
@@ -126,7 +114,8 @@ vx_status vx_contact_cache_take(vx_contact_cache *c, bool (*take)(const vx_conta
 vx_status vx_contact_cache_put_back(vx_contact_cache *c, const vx_contact_cache_stash *stash)
 {
     if (stash->count == 0) return VX_OK;
-    vx_status st = reserve_entries(&c->next, &c->next_capacity, c->count + stash->count);
+    vx_status st = VX_OK;
+    VX_RESERVE(st, c->next, c->next_capacity, c->count + stash->count, 64u);
     if (st != VX_OK) return st;
     /* Merge by pair: the two sides hold different pairs, each pair's entries
      * stay together and in their order. */

@@ -5,12 +5,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/grow.h"
+#include "common/array.h"
+#include "common/union_find.h"
 
 #define NONE UINT32_MAX
 #define LEFTOVER VX_LEVEL_COLORS /* the colour of a level's items that found none free */
 
-void vx_contact_colors_init(vx_contact_colors *c) { memset(c, 0, sizeof *c); }
+vx_contact_colors_tuning vx_contact_colors_tuning_default(void)
+{
+    vx_contact_colors_tuning t = {true, VX_ISLAND_BIN_MIN, VX_STEP_SPLIT_MIN_ITEMS, VX_FLOW_MIN_ITEMS};
+    return t;
+}
+
+void vx_contact_colors_init(vx_contact_colors *c)
+{
+    memset(c, 0, sizeof *c);
+    c->tuning = vx_contact_colors_tuning_default();
+}
 
 void vx_contact_colors_free(vx_contact_colors *c)
 {
@@ -35,7 +46,9 @@ void vx_contact_colors_free(vx_contact_colors *c)
     free(c->mask);
     free(c->stamp);
     free(c->cursor);
+    vx_contact_colors_tuning tuning = c->tuning;
     vx_contact_colors_init(c);
+    c->tuning = tuning;
 }
 
 vx_status vx_contact_colors_begin(vx_contact_colors *c, size_t max_items, size_t body_count)
@@ -216,15 +229,8 @@ static unsigned first_free(uint64_t used)
     return LEFTOVER;
 }
 
-/* The test hook: false puts the sequential order in the order of add, one
- * serial range not in lanes (solved by the scalar code). Results never
- * depend on it. */
-static bool lanes_on = true;
-
-void vx_contact_colors_set_lanes(bool on) { lanes_on = on; }
-
 /* The order of add as one serial range (units of VX_COLOR_UNIT positions
- * that may share bodies: not lanes); only with the test hook. */
+ * that may share bodies: not lanes); only with tuning.lanes off. */
 static vx_status order_of_add(vx_contact_colors *c)
 {
     for (size_t i = 0; i < c->count; i++) c->order[i] = c->ids[i];
@@ -254,17 +260,6 @@ void vx_contact_colors_split(const vx_contact_colors *c, size_t first, size_t la
     *b = split_at(c, first);
     *e = split_at(c, last);
 }
-
-static size_t step_split_min = VX_STEP_SPLIT_MIN_ITEMS;
-
-void vx_contact_colors_set_step_split_min(size_t items)
-{
-    step_split_min = items > 0 ? items : VX_STEP_SPLIT_MIN_ITEMS;
-}
-
-static size_t flow_min = VX_FLOW_MIN_ITEMS;
-
-void vx_contact_colors_set_flow_min(size_t items) { flow_min = items > 0 ? items : VX_FLOW_MIN_ITEMS; }
 
 /* Item i's moved body on side k (0: a, 1: b), or NONE. */
 static uint32_t moved_body(const vx_contact_colors *c, uint32_t i, int k)
@@ -402,11 +397,11 @@ static vx_status in_lanes(vx_contact_colors *c, const uint32_t *bin, uint32_t bi
     c->lanes = true;
     if (bins > 1u)
         st = push_range(c, 0u, (uint32_t)c->unit_count, false, 0u);
-    else if (n < step_split_min)
+    else if (n < c->tuning.step_split_min)
         st = push_range(c, 0u, (uint32_t)c->unit_count, true, 0u);
     else
         st = step_ranges(c, step);
-    if (st == VX_OK && bins == 1u && n >= flow_min) flow_deps(c);
+    if (st == VX_OK && bins == 1u && n >= c->tuning.flow_min) flow_deps(c);
     for (size_t p = 0; p < n; p++) c->order[p] = c->ids[c->order[p]];
     if (st != VX_OK) {
         c->count = 0;
@@ -414,16 +409,6 @@ static vx_status in_lanes(vx_contact_colors *c, const uint32_t *bin, uint32_t bi
         c->split_count = 0;
     }
     return st;
-}
-
-/* Union-find over the moved bodies (parent per body, path halving). */
-static uint32_t island_root(uint32_t *parent, uint32_t x)
-{
-    while (parent[x] != x) {
-        parent[x] = parent[parent[x]];
-        x = parent[x];
-    }
-    return x;
 }
 
 /* The sequential order split into islands: items that share a moved body,
@@ -437,13 +422,9 @@ static uint32_t island_root(uint32_t *parent, uint32_t x)
  * slower). Every item still comes after the items before it that share its
  * bodies, so the results are those of the order of add bit for bit. One
  * bin: one serial range. */
-static size_t island_bin_min = VX_ISLAND_BIN_MIN;
-
-void vx_contact_colors_set_island_bin_min(size_t items) { island_bin_min = items > 0 ? items : VX_ISLAND_BIN_MIN; }
-
 static vx_status sequential_islands(vx_contact_colors *c)
 {
-    if (!lanes_on) return order_of_add(c);
+    if (!c->tuning.lanes) return order_of_add(c);
     size_t n = c->count;
     uint32_t *parent = c->queue; /* per body: its island's union-find parent */
     for (size_t i = 0; i < n; i++) {
@@ -452,14 +433,13 @@ static vx_status sequential_islands(vx_contact_colors *c)
     }
     for (size_t i = 0; i < n; i++) {
         if (c->moved[i] != 3u) continue;
-        uint32_t ra = island_root(parent, c->a[i]), rb = island_root(parent, c->b[i]);
-        if (ra != rb) parent[ra < rb ? rb : ra] = ra < rb ? ra : rb;
+        vx_union_find_join(parent, c->a[i], c->b[i]);
     }
     /* islands numbered by first item (stamp: number + 1 per root); the
      * items' islands in by_level, the islands' sizes in cursor[1 ..] */
     uint32_t islands = 0;
     for (size_t i = 0; i < n; i++) {
-        uint32_t r = island_root(parent, (c->moved[i] & 1u) ? c->a[i] : c->b[i]);
+        uint32_t r = vx_union_find_root(parent, (c->moved[i] & 1u) ? c->a[i] : c->b[i]);
         if (c->stamp[r] == 0u) {
             if (reserve_cursor(c, (size_t)islands + 2u) != VX_OK) {
                 c->count = 0;
@@ -472,7 +452,7 @@ static vx_status sequential_islands(vx_contact_colors *c)
         c->cursor[c->stamp[r]]++;
     }
     /* bins of consecutive islands: cursor[k + 1] becomes island k's bin */
-    size_t bin_min = n / VX_ISLAND_BINS > island_bin_min ? n / VX_ISLAND_BINS : island_bin_min;
+    size_t bin_min = n / VX_ISLAND_BINS > c->tuning.island_bin_min ? n / VX_ISLAND_BINS : c->tuning.island_bin_min;
     uint32_t bins = 0;
     size_t filled = 0;
     for (uint32_t k = 0; k < islands; k++) {
@@ -491,9 +471,16 @@ static vx_status sequential_islands(vx_contact_colors *c)
 
 static vx_status order_items(vx_contact_colors *c, bool colored);
 
+static bool same_tuning(const vx_contact_colors_tuning *a, const vx_contact_colors_tuning *b)
+{
+    return a->lanes == b->lanes && a->island_bin_min == b->island_bin_min && a->step_split_min == b->step_split_min &&
+           a->flow_min == b->flow_min;
+}
+
 vx_status vx_contact_colors_end(vx_contact_colors *c, bool colored)
 {
-    if (c->same && c->count == c->last_count && colored == c->last_colored) {
+    if (c->same && c->count == c->last_count && colored == c->last_colored &&
+        same_tuning(&c->tuning, &c->last_tuning)) {
         c->range_count = c->last_ranges; /* order, ranges and units are the last call's */
         c->unit_count = c->last_units;
         c->last_valid = true;
@@ -505,6 +492,7 @@ vx_status vx_contact_colors_end(vx_contact_colors *c, bool colored)
     vx_status st = order_items(c, colored);
     c->last_valid = st == VX_OK;
     c->last_colored = colored;
+    c->last_tuning = c->tuning;
     return st;
 }
 

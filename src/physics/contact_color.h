@@ -77,6 +77,19 @@
  * a unit never share a moved body (but a bin of islands is a unit). */
 #define VX_COLOR_UNIT 4
 
+/* Where the order splits its work (step_tuning.h): results never depend on
+ * it. The defaults are the constants above; tests lower them so that their
+ * small scenes take the paths of large ones. */
+typedef struct {
+    bool lanes;            /* false: the sequential order as the order of add, one serial
+                              range solved by the scalar code (tests compare the two) */
+    size_t island_bin_min; /* VX_ISLAND_BIN_MIN */
+    size_t step_split_min; /* VX_STEP_SPLIT_MIN_ITEMS */
+    size_t flow_min;       /* VX_FLOW_MIN_ITEMS */
+} vx_contact_colors_tuning;
+
+vx_contact_colors_tuning vx_contact_colors_tuning_default(void);
+
 typedef struct {
     uint32_t begin, end; /* units */
     bool serial;         /* one thread, in order; otherwise split between threads */
@@ -114,6 +127,8 @@ typedef struct {
     size_t unit_capacity, flow_dep_capacity;
     /* one more every time end computes an order (not when it keeps one) */
     uint64_t version;
+    vx_contact_colors_tuning tuning; /* defaults after init; the step sets its own */
+    vx_contact_colors_tuning last_tuning; /* the last computed order's */
     /* scratch */
     size_t capacity, range_capacity, body_capacity;
     uint32_t *ids, *a, *b;  /* per added item */
@@ -148,21 +163,6 @@ void vx_contact_colors_free(vx_contact_colors *c);
 vx_status vx_contact_colors_begin(vx_contact_colors *c, size_t max_items, size_t body_count);
 void vx_contact_colors_add(vx_contact_colors *c, uint32_t item, uint32_t a, bool moved_a, uint32_t b, bool moved_b);
 vx_status vx_contact_colors_end(vx_contact_colors *c, bool colored);
-/* For tests, whose scenes are small: bins of at least `items` constraints
- * instead of VX_ISLAND_BIN_MIN (0: that again). Results never depend on it. */
-void vx_contact_colors_set_island_bin_min(size_t items);
-/* For tests: false puts the sequential order in the order of add, solved by
- * the scalar code, not in lanes (true again: lanes). Results never depend on
- * it: the tests compare the two. */
-void vx_contact_colors_set_lanes(bool on);
-/* For tests, whose scenes are small: split the steps of a bin of at least
- * `items` constraints instead of VX_STEP_SPLIT_MIN_ITEMS (0: that again).
- * Results never depend on it. */
-void vx_contact_colors_set_step_split_min(size_t items);
-/* For tests, whose scenes are small: one bin of at least `items`
- * constraints goes as a flow instead of VX_FLOW_MIN_ITEMS (0: that again).
- * Results never depend on it. */
-void vx_contact_colors_set_flow_min(size_t items);
 /* Positions [first, last) of a parallel range rounded up to split units
  * (split_count > 0): the units [*b, *e) of a thread's share. */
 void vx_contact_colors_split(const vx_contact_colors *c, size_t first, size_t last, size_t *b, size_t *e);

@@ -1,6 +1,6 @@
 /* Growable lists of contacts and of broad-phase pairs, and the deterministic
  * order of a step's contacts. */
-#include "common/grow.h"
+#include "common/array.h"
 #include "physics/contact_key.h"
 #include "voltex/physics.h"
 

@@ -8,23 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/grow.h"
-#include "physics/color_sweep.h"
+#include "common/array.h"
+#include "common/parallel.h"
 #include "physics/contact_wide.h"
-
-vx_status vx_contact_solver_reserve_aligned(void **items, size_t *capacity, size_t n, size_t size)
-{
-    if (n <= *capacity && *items) return VX_OK;
-    size_t cap;
-    vx_status st = vx_grow_capacity(*capacity, n, 64u, size, &cap);
-    if (st != VX_OK) return st;
-    void *p = aligned_alloc(16u, cap * size); /* 64 * 2^k * size: a multiple of 16 */
-    if (!p) return VX_ERR_NOMEM;
-    free(*items);
-    *items = p;
-    *capacity = cap;
-    return VX_OK;
-}
 
 /* The solve order: every solved constraint, coloured by the bodies the
  * solver moves (inv_mass > 0). */
@@ -80,11 +66,8 @@ static void pack_velocity_range(void *arg, size_t begin, size_t end)
 vx_status vx_contact_solver_pack(vx_contact_solver *s, const vx_solver_bodies *bodies)
 {
     vx_status st = color_constraints(s, bodies->count, s->colored);
-    if (st == VX_OK)
-        st = vx_contact_solver_reserve_aligned((void **)&s->hot, &s->hot_capacity, s->count, sizeof *s->hot);
-    if (st == VX_OK)
-        st = vx_contact_solver_reserve_aligned((void **)&s->hot_velocity, &s->hot_velocity_capacity, bodies->count,
-                                               sizeof *s->hot_velocity);
+    VX_RESERVE_ALIGNED(st, s->hot, s->hot_capacity, s->count, 64u);
+    VX_RESERVE_ALIGNED(st, s->hot_velocity, s->hot_velocity_capacity, bodies->count, 64u);
     if (st != VX_OK) return st;
     pack_job job = {s, bodies};
     vx_parallel_for(s->pool, s->colors.count, pack_range, &job);
@@ -120,14 +103,10 @@ void vx_contact_solver_unpack(const vx_contact_solver *s, vx_solver_bodies *bodi
 
 vx_status vx_contact_solver_reserve_blocks(vx_contact_solver *s)
 {
-    size_t units = s->colors.unit_count, cap;
+    size_t units = s->colors.unit_count;
     vx_status st = VX_OK;
-    if (units + 1u > s->block_offset_capacity) {
-        st = vx_grow_capacity(s->block_offset_capacity, units + 1u, 64u, sizeof *s->block_offset, &cap);
-        VX_GROW_ARRAY(st, s->block_offset, cap);
-        if (st != VX_OK) return st;
-        s->block_offset_capacity = cap;
-    }
+    VX_RESERVE(st, s->block_offset, s->block_offset_capacity, units + 1u, 64u);
+    if (st != VX_OK) return st;
     /* each block sized for the largest manifold of its unit */
     size_t bytes = 0;
     for (size_t u = 0; u < units; u++) {
@@ -140,7 +119,8 @@ vx_status vx_contact_solver_reserve_blocks(vx_contact_solver *s)
         bytes += vx_contact_wide_block_size(points);
     }
     s->block_offset[units] = bytes;
-    return vx_contact_solver_reserve_aligned((void **)&s->block_arena, &s->arena_capacity, bytes ? bytes : 16u, 1u);
+    VX_RESERVE_ALIGNED(st, s->block_arena, s->arena_capacity, bytes ? bytes : 16u, 64u);
+    return st;
 }
 
 void vx_contact_solver_load_blocks(vx_contact_solver *s, size_t unit_begin, size_t unit_end)

@@ -17,7 +17,7 @@
  * an entry is zeroed in place (padding too: caches and reports are compared
  * and written byte for byte) and then filled. */
 #include "physics/contact_solver.h"
-#include "physics/color_sweep.h"
+#include "common/parallel.h"
 
 #include <string.h>
 

@@ -22,8 +22,8 @@
  *     comes in the next substep, when the point touches: the body bounces
  *     from the surface, not from wherever the substep began. */
 #include "physics/contact_solver.h"
-#include "common/grow.h"
-#include "physics/color_sweep.h"
+#include "common/array.h"
+#include "common/parallel.h"
 #include "physics/simd4.h"
 
 #include <stdlib.h>
@@ -42,7 +42,12 @@
  * so (n.y, -n.x, 0) is long enough to normalise (Box2D/Bullet's choice). */
 #define VX_TANGENT_SPLIT 0.57735027f
 
-void vx_contact_solver_init(vx_contact_solver *s) { memset(s, 0, sizeof *s); }
+void vx_contact_solver_init(vx_contact_solver *s)
+{
+    memset(s, 0, sizeof *s);
+    vx_contact_colors_init(&s->colors);
+    s->reuse_separations = true;
+}
 
 void vx_contact_solver_free(vx_contact_solver *s)
 {
@@ -74,8 +79,7 @@ static vx_status reserve(vx_contact_solver *s, size_t constraints, size_t points
         VX_GROW_ARRAY(st, s->anchors, cap);
         if (st == VX_OK) s->point_capacity = cap;
     }
-    if (st == VX_OK)
-        st = vx_contact_solver_reserve_aligned((void **)&s->rows, &s->row_capacity, points, sizeof *s->rows);
+    VX_RESERVE_ALIGNED(st, s->rows, s->row_capacity, points, 64u);
     return st;
 }
 

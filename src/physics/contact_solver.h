@@ -121,6 +121,10 @@ typedef struct {
     vx_color_flow flow; /* the plan of colors on pool's threads (color_flow.h) */
     vx_thread_pool *pool; /* the step's threads (NULL: one), not owned */
     bool colored;         /* config->order is VX_SOLVER_ORDER_COLORED */
+    /* tuning (step_tuning.h), true after init: the relax's separations
+     * serve the next substep's solve; false finds them again from the poses
+     * (results never depend on it: the tests compare the two) */
+    bool reuse_separations;
     /* the SIMD blocks of an order in lanes, one per unit of colors (of two
      * or more constraints), each sized
      * for its largest manifold, in one aligned arena: unit u's block is at
@@ -203,10 +207,6 @@ void vx_contact_substep_solve(vx_contact_solver *s, vx_solver_bodies *bodies, fl
  * position passes move a body in between. */
 void vx_contact_substep_relax(vx_contact_solver *s, vx_solver_bodies *bodies, float h, int iterations);
 void vx_contact_substep_end(vx_contact_solver *s, const vx_solver_bodies *bodies);
-/* For tests: false makes every substep find its points' separations from
- * the poses again instead of reusing the relax's (true again: reuse).
- * Results never depend on it. */
-void vx_contact_substep_set_reuse(bool on);
 /* After the cache is stored: restitution once per step (Box2D v3's scheme):
  * a point that approached faster than config->restitution_threshold at the
  * step's start and was pushed leaves at e times that speed; then the rows
@@ -215,13 +215,10 @@ void vx_contact_substep_finish(vx_contact_solver *s, vx_solver_bodies *bodies, c
 
 /* Shared with contact_substep.c and contact_solver.c (contact_pack.c): the
  * solve order and the packed constraints and velocities in that order (the
- * rows are solved where prepare wrote them), the velocities of the bodies
- * the solver moves copied back, and an aligned array of at least n items of
- * size bytes, reused when big enough (its contents are not kept when it
- * grows). */
+ * rows are solved where prepare wrote them), and the velocities of the
+ * bodies the solver moves copied back. */
 vx_status vx_contact_solver_pack(vx_contact_solver *s, const vx_solver_bodies *bodies);
 void vx_contact_solver_unpack(const vx_contact_solver *s, vx_solver_bodies *bodies);
-vx_status vx_contact_solver_reserve_aligned(void **items, size_t *capacity, size_t n, size_t size);
 /* The SIMD blocks of an order in lanes (colors.lanes; contact_pack.c):
  * room for one per unit of two or more constraints, units [begin, end)
  * loaded from the rows (targets and accumulated impulses), and their

@@ -23,22 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/grow.h"
+#include "common/array.h"
+#include "common/parallel.h"
 #include "physics/color_sweep.h"
 #include "physics/contact_wide.h"
-
-static vx_status grow(void **items, size_t *capacity, size_t n, size_t size)
-{
-    if (n <= *capacity && *items) return VX_OK;
-    size_t cap;
-    vx_status st = vx_grow_capacity(*capacity, n, 64u, size, &cap);
-    if (st != VX_OK) return st;
-    void *p = realloc(*items, cap * size);
-    if (!p) return VX_ERR_NOMEM;
-    *items = p;
-    *capacity = cap;
-    return VX_OK;
-}
 
 /* Box2D v3's soft contact for the push-out of overlap: stiffness at most
  * 60 Hz (and a quarter of the substep rate), damping ratio 3, push-out at
@@ -91,9 +79,9 @@ static void start_points_range(void *arg, size_t begin, size_t end)
 
 vx_status vx_contact_substep_begin(vx_contact_solver *s, const vx_solver_bodies *bodies)
 {
-    vx_status st = grow((void **)&s->substep_points, &s->substep_point_capacity, s->point_count,
-                        sizeof *s->substep_points);
-    if (st == VX_OK) st = grow((void **)&s->start_x, &s->start_x_capacity, bodies->count, sizeof *s->start_x);
+    vx_status st = VX_OK;
+    VX_RESERVE(st, s->substep_points, s->substep_point_capacity, s->point_count, 64u);
+    VX_RESERVE(st, s->start_x, s->start_x_capacity, bodies->count, 64u);
     if (st == VX_OK) st = vx_contact_solver_pack(s, bodies);
     if (st == VX_OK && s->colors.lanes) st = vx_contact_solver_reserve_blocks(s);
     if (st != VX_OK) return st;
@@ -354,12 +342,6 @@ static float relax_range(void *arg, size_t unit_begin, size_t unit_end, int pass
     return 0.0f;
 }
 
-/* The test hook: false finds the separations again in every substep's
- * targets (results never depend on it: the tests compare the two). */
-static bool reuse_separations = true;
-
-void vx_contact_substep_set_reuse(bool on) { reuse_separations = on; }
-
 void vx_contact_substep_relax(vx_contact_solver *s, vx_solver_bodies *bodies, float h, int iterations)
 {
     substep_job job = {s, bodies, false, 1.0f / h, 0.0f, 1.0f, 0.0f, iterations, s->passes};
@@ -368,7 +350,7 @@ void vx_contact_substep_relax(vx_contact_solver *s, vx_solver_bodies *bodies, fl
     if (s->colors.lanes && iterations > 0) vx_parallel_for(s->pool, s->colors.unit_count, add_totals_range, s);
     if (s->colored) s->passes += (unsigned)(iterations > 0 ? iterations : 0);
     /* pass 0 found every point's separation from the poses now */
-    s->separations_current = reuse_separations && iterations > 0;
+    s->separations_current = s->reuse_separations && iterations > 0;
     vx_parallel_for(s->pool, bodies->count, store_velocity_range, &job);
 }
 

@@ -15,7 +15,8 @@
 #include "physics/manifold_detect.h"
 
 #include "physics/ccd.h"
-#include "physics/color_sweep.h"
+#include "common/array.h"
+#include "common/parallel.h"
 #include "physics/collide_internal.h"
 
 #include <stdlib.h>
@@ -33,21 +34,6 @@ void vx_manifold_detector_free(vx_manifold_detector *d)
     free(d->memo_next);
     free(d->memo_state);
     vx_manifold_detector_init(d);
-}
-
-static vx_status grow(void **items, size_t *capacity, size_t needed, size_t size)
-{
-    if (needed <= *capacity) return VX_OK;
-    size_t cap = *capacity ? *capacity : 16u;
-    while (cap < needed) {
-        if (cap > SIZE_MAX / 2u / size) return VX_ERR_NOMEM;
-        cap *= 2u;
-    }
-    void *p = realloc(*items, cap * size);
-    if (!p) return VX_ERR_NOMEM;
-    *items = p;
-    *capacity = cap;
-    return VX_OK;
 }
 
 /* How far any surface point of the body can move in h. */
@@ -249,15 +235,14 @@ vx_status vx_manifold_detect(vx_manifold_detector *d, const vx_solver_bodies *bo
 {
     d->count = 0;
     d->reused = 0;
-    vx_status st = grow((void **)&d->items, &d->capacity, pairs->count, sizeof *d->items);
-    if (st == VX_OK) st = grow((void **)&d->hit, &d->hit_capacity, pairs->count, sizeof *d->hit);
-    if (st == VX_OK) st = grow((void **)&d->memo_state, &d->memo_state_capacity, pairs->count, sizeof *d->memo_state);
-    if (st == VX_OK && reuse) {
-        st = grow((void **)&d->memo_next, &d->memo_next_capacity, pairs->count, sizeof *d->memo_next);
-        if (st == VX_OK)
-            st = grow((void **)&d->memo_source, &d->memo_source_capacity, pairs->count, sizeof *d->memo_source);
-        if (st == VX_OK)
-            st = grow((void **)&d->spare.items, &d->spare.capacity, pairs->count, sizeof *d->spare.items);
+    vx_status st = VX_OK;
+    VX_RESERVE(st, d->items, d->capacity, pairs->count, 16u);
+    VX_RESERVE(st, d->hit, d->hit_capacity, pairs->count, 16u);
+    VX_RESERVE(st, d->memo_state, d->memo_state_capacity, pairs->count, 16u);
+    if (reuse) {
+        VX_RESERVE(st, d->memo_next, d->memo_next_capacity, pairs->count, 16u);
+        VX_RESERVE(st, d->memo_source, d->memo_source_capacity, pairs->count, 16u);
+        VX_ARRAY_RESERVE(st, d->spare, pairs->count, 16u);
     }
     if (st != VX_OK) return st;
     if (!reuse) d->memos.count = 0;

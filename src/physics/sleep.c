@@ -1,12 +1,13 @@
 /* Islands and sleeping. See sleep.h. */
 #include "physics/sleep.h"
-#include "common/grow.h"
-#include "physics/contact_key.h"
 
 #include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/array.h"
+#include "common/union_find.h"
+#include "physics/contact_key.h"
 #include "physics/manifold_detect.h"
 
 void vx_sleep_init(vx_sleep_state *s)
@@ -125,19 +126,13 @@ static void wake_all(vx_sleep_state *s, vx_solver_bodies *bodies)
 
 void vx_sleep_wake_all(vx_sleep_state *s, vx_solver_bodies *bodies) { wake_all(s, bodies); }
 
-static bool same_pose(const vx_body_pose *a, const vx_body_pose *b)
-{
-    return a->x.x == b->x.x && a->x.y == b->x.y && a->x.z == b->x.z && a->q.x == b->q.x && a->q.y == b->q.y &&
-           a->q.z == b->q.z && a->q.w == b->q.w;
-}
-
 static bool is_zero(vx_vec3 v) { return v.x == 0.0f && v.y == 0.0f && v.z == 0.0f; }
 
 /* What the world holds of a sleeping body is what it fell asleep with. */
 static bool unchanged_from_outside(const vx_sleep_record *r, const vx_solver_bodies *bodies, size_t i)
 {
     const vx_body_info *info = &bodies->info[i];
-    return info->motion == VX_MOTION_DYNAMIC && info->rigidbody->can_sleep && same_pose(&r->pose, &bodies->pose[i]) &&
+    return info->motion == VX_MOTION_DYNAMIC && info->rigidbody->can_sleep && vx_body_pose_equal(&r->pose, &bodies->pose[i]) &&
            is_zero(bodies->velocity[i].v) && is_zero(bodies->velocity[i].w) && is_zero(info->rigidbody->angular_velocity);
 }
 
@@ -322,25 +317,6 @@ static vx_status keep_sleeping_points(vx_sleep_state *s, const vx_contact_list *
 
 /* ---- islands ---- */
 
-static uint32_t find_root(uint32_t *parent, uint32_t i)
-{
-    while (parent[i] != i) {
-        parent[i] = parent[parent[i]]; /* path halving */
-        i = parent[i];
-    }
-    return i;
-}
-
-/* The lower slot becomes the root: the same contacts give the same islands. */
-static void join(uint32_t *parent, uint32_t a, uint32_t b)
-{
-    uint32_t ra = find_root(parent, a), rb = find_root(parent, b);
-    if (ra < rb)
-        parent[rb] = ra;
-    else if (rb < ra)
-        parent[ra] = rb;
-}
-
 static bool is_awake_dynamic(const vx_body_info *info) { return info->motion == VX_MOTION_DYNAMIC && !info->asleep; }
 
 static void update_still_times(vx_sleep_state *s, const vx_solver_bodies *bodies, float dt)
@@ -377,7 +353,7 @@ static void link_islands(vx_sleep_state *s, const vx_solver_bodies *bodies, cons
         const vx_body_info *ia = &bodies->info[a], *ib = &bodies->info[b];
         bool da = is_awake_dynamic(ia), db = is_awake_dynamic(ib);
         if (da && db)
-            join(s->parent, a, b);
+            vx_union_find_join(s->parent, a, b);
         else if (da && is_moving_kinematic(bodies, b))
             s->records[ia->entity.index].still_time = 0.0f;
         else if (db && is_moving_kinematic(bodies, a))
@@ -393,13 +369,13 @@ static void fall_asleep(vx_sleep_state *s, vx_solver_bodies *bodies)
     }
     for (size_t i = 0; i < bodies->count; i++) {
         if (!is_awake_dynamic(&bodies->info[i])) continue;
-        uint32_t root = find_root(s->parent, (uint32_t)i);
+        uint32_t root = vx_union_find_root(s->parent, (uint32_t)i);
         float t = s->records[bodies->info[i].entity.index].still_time;
         if (t < s->island_time[root]) s->island_time[root] = t;
     }
     for (size_t i = 0; i < bodies->count; i++) {
         if (!is_awake_dynamic(&bodies->info[i])) continue;
-        uint32_t root = find_root(s->parent, (uint32_t)i);
+        uint32_t root = vx_union_find_root(s->parent, (uint32_t)i);
         if (!(s->island_time[root] >= VX_SLEEP_TIME)) continue;
         uint32_t index = bodies->info[i].entity.index;
         vx_sleep_record *r = &s->records[index];

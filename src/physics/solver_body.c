@@ -1,8 +1,8 @@
 /* Gather the world's bodies into the step's arrays and scatter them back.
  * See solver_body.h. */
 #include "physics/solver_body.h"
-#include "common/grow.h"
-#include "physics/color_sweep.h"
+#include "common/array.h"
+#include "common/parallel.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -36,6 +36,13 @@ typedef struct {
     vx_quat q; /* orientation, unit */
 } vx_body_pose;
 
+/* The same bits of position and orientation (-0 == +0). */
+static inline bool vx_body_pose_equal(const vx_body_pose *a, const vx_body_pose *b)
+{
+    return a->x.x == b->x.x && a->x.y == b->x.y && a->x.z == b->x.z && a->q.x == b->q.x && a->q.y == b->q.y &&
+           a->q.z == b->q.z && a->q.w == b->q.w;
+}
+
 /* Inverse mass and world-frame inverse inertia (0 for static, kinematic and
  * rotation-locked bodies), refreshed at the start of every substep. */
 typedef struct {

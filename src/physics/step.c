@@ -34,13 +34,14 @@
 #include "physics/body_broadphase.h"
 #include "physics/contact_key.h"
 #include "physics/ccd.h"
-#include "physics/color_sweep.h"
+#include "common/parallel.h"
 #include "physics/contact_cache.h"
 #include "physics/contact_solver.h"
 #include "physics/manifold_detect.h"
 #include "physics/sleep.h"
 #include "physics/solver_body.h"
 #include "physics/step_counts.h"
+#include "physics/step_tuning.h"
 #include "physics/thread_choice.h"
 #include "voltex/physics.h"
 
@@ -56,6 +57,7 @@ struct vx_step_state {
     vx_thread_pool *pool; /* config->threads > 1 */
     vx_thread_choice choice; /* whether this step uses it (thread_choice.h) */
     vx_thread_pool *active;  /* pool or NULL: this step's threads */
+    vx_step_tuning tuning;
     /* profiling (vx_physics_profile): stage seconds of the current step, and
      * the clock reading the next lap is measured from */
     bool profile;
@@ -134,19 +136,33 @@ static vx_status ensure_state(vx_physics_scratch *scratch)
     vx_contact_solver_init(&st->solver);
     vx_contact_cache_init(&st->cache);
     vx_ccd_scratch_init(&st->ccd);
+    st->tuning = vx_step_tuning_default();
     scratch->state = st;
     return VX_OK;
 }
 
-/* the most threads a step uses (the scene format's limit too) */
-#define VX_STEP_MAX_THREADS 256
+vx_step_tuning vx_step_tuning_default(void)
+{
+    vx_step_tuning t;
+    memset(&t, 0, sizeof t);
+    t.grain = VX_THREAD_POOL_GRAIN;
+    t.max_threads = 0;
+    t.always_threads = false;
+    t.order = vx_contact_colors_tuning_default();
+    t.reuse_separations = true;
+    return t;
+}
+
+vx_step_tuning *vx_physics_tuning(vx_physics_scratch *scratch)
+{
+    return ensure_state(scratch) == VX_OK ? &scratch->state->tuning : NULL;
+}
 
 /* The pool for config->threads threads (vx_parallel_threads: no more than
  * the machine's processors), kept from step to step. */
 static vx_status ensure_pool(struct vx_step_state *st, int threads)
 {
-    threads = vx_parallel_threads(threads);
-    if (threads > VX_STEP_MAX_THREADS) threads = VX_STEP_MAX_THREADS;
+    threads = vx_parallel_threads(threads, st->tuning.max_threads);
     if (threads <= 1) {
         vx_thread_pool_destroy(st->pool);
         st->pool = NULL;
@@ -282,13 +298,18 @@ vx_status vx_physics_step(vx_world *world, const vx_physics_config *config, vx_p
     st = ensure_pool(state, config->threads);
     if (st != VX_OK) return st;
     double step_start = state->pool ? monotonic_seconds() : 0.0;
-    state->active = state->pool && vx_thread_choice_begin(&state->choice) ? state->pool : NULL;
+    vx_thread_pool_set_grain(state->pool, state->tuning.grain);
+    state->active = state->pool && vx_thread_choice_begin(&state->choice, state->tuning.always_threads) ? state->pool
+                                                                                                        : NULL;
     state->solver.pool = state->active;
+    state->solver.colors.tuning = state->tuning.order;
+    state->solver.reuse_separations = state->tuning.reuse_separations;
     state->broadphase.pool = state->active;
     state->solver.colored = config->order == VX_SOLVER_ORDER_COLORED;
     st = vx_solver_bodies_gather(&state->bodies, world, config->gravity, state->active);
     if (st != VX_OK) return st;
     memset(&state->counts, 0, sizeof state->counts);
+    uint64_t flow_runs = state->solver.flow.runs;
     float h = config->fixed_dt / (float)config->substeps; /* exactly fixed_dt for one substep */
     bool statics_moved = false;
     st = vx_sleep_begin_step(&state->sleep, &state->bodies, config);
@@ -319,6 +340,7 @@ vx_status vx_physics_step(vx_world *world, const vx_physics_config *config, vx_p
     state->counts.threads = vx_thread_pool_size(state->active);
     state->counts.awake = state->sleep.awake_count;
     state->counts.asleep = state->sleep.asleep_count;
+    state->counts.flow_sweeps = (size_t)(state->solver.flow.runs - flow_runs);
     return VX_OK;
 }
 

@@ -1,10 +1,6 @@
 /* Threads or not, by the clock (thread_choice.h). */
 #include "physics/thread_choice.h"
 
-static bool always_pooled = false;
-
-void vx_thread_choice_always_threads(bool on) { always_pooled = on; }
-
 void vx_thread_choice_init(vx_thread_choice *c)
 {
     c->ratio = -1.0;
@@ -15,9 +11,9 @@ void vx_thread_choice_init(vx_thread_choice *c)
     c->mode = true;
 }
 
-bool vx_thread_choice_begin(vx_thread_choice *c)
+bool vx_thread_choice_begin(vx_thread_choice *c, bool always_threads)
 {
-    if (always_pooled) {
+    if (always_threads) {
         c->pooled = true;
         c->probe = false;
     } else if (c->steps < VX_THREAD_WARM_STEPS) {

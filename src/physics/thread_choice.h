@@ -33,12 +33,10 @@ typedef struct {
 } vx_thread_choice;
 
 void vx_thread_choice_init(vx_thread_choice *c);
-/* The way of the next step: true for the pool. */
-bool vx_thread_choice_begin(vx_thread_choice *c);
+/* The way of the next step: true for the pool; always true when
+ * always_threads (tests that compare splits: step_tuning.h). */
+bool vx_thread_choice_begin(vx_thread_choice *c, bool always_threads);
 /* The step took seconds. */
 void vx_thread_choice_end(vx_thread_choice *c, double seconds);
-/* For tests that compare splits: every step on the threads (on) or by the
- * clock again (off). */
-void vx_thread_choice_always_threads(bool on);
 
 #endif

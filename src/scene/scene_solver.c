@@ -1,11 +1,12 @@
 /* The "solver" object: engine settings into the scene's physics config. */
 #include <string.h>
 
+#include "common/thread_pool.h"
 #include "scene/scene_internal.h"
 
 #define VX_SCENE_MAX_ITERATIONS 1000 /* velocity passes per step: far beyond any useful setting */
 #define VX_SCENE_MAX_SUBSTEPS 1000   /* substeps per step: likewise */
-#define VX_SCENE_MAX_THREADS 256     /* workers: more than any machine we target */
+
 #define VX_SCENE_MAX_POSITION_ITERATIONS 1000 /* position passes per step (0 turns them off): likewise */
 
 static const char *const solver_keys[] = {
@@ -53,7 +54,7 @@ static vx_status read_solver_member(vx_scene_builder *b, const cJSON *m, vx_phys
     if (strcmp(key, "position_iterations") == 0)
         return read_int_setting(r, m, 0, VX_SCENE_MAX_POSITION_ITERATIONS, &c->position_iterations);
     if (strcmp(key, "substeps") == 0) return read_int_setting(r, m, 1, VX_SCENE_MAX_SUBSTEPS, &c->substeps);
-    if (strcmp(key, "threads") == 0) return read_int_setting(r, m, 1, VX_SCENE_MAX_THREADS, &c->threads);
+    if (strcmp(key, "threads") == 0) return read_int_setting(r, m, 1, VX_MAX_THREADS, &c->threads);
     if (strcmp(key, "warm_starting") == 0) return vx_json_read_bool(r, m, &c->warm_starting);
     if (strcmp(key, "sleeping") == 0) return vx_json_read_bool(r, m, &c->sleeping);
     if (strcmp(key, "reuse_contacts") == 0) return vx_json_read_bool(r, m, &c->reuse_contacts);
