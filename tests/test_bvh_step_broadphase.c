@@ -10,7 +10,7 @@
 
 #include "physics/body_broadphase.h"
 #include "physics/manifold_detect.h"
-#include "physics/solver_body.h"
+#include "physics/body_set.h"
 #include "physics/step_counts.h"
 #include "test_helpers.h"
 #include "voltex/physics.h"
@@ -36,7 +36,7 @@ static vx_entity spawn_random(vx_world *w, vx_test_rng *rng)
         c = vx_collider_box(vx_vec3_make(vx_test_rng_range(rng, 0.2f, 0.6f), vx_test_rng_range(rng, 0.2f, 0.6f),
                                          vx_test_rng_range(rng, 0.2f, 0.6f)));
     else
-        c = vx_test_capsule(vx_test_rng_range(rng, 0.15f, 0.4f), vx_test_rng_range(rng, 0.2f, 0.6f));
+        c = vx_collider_capsule(vx_test_rng_range(rng, 0.15f, 0.4f), vx_test_rng_range(rng, 0.2f, 0.6f));
     vx_rigidbody rb = vx_rigidbody_dynamic(vx_test_rng_range(rng, 0.5f, 3.0f));
     rb.velocity = vx_vec3_make(vx_test_rng_range(rng, -2.0f, 2.0f), vx_test_rng_range(rng, -2.0f, 0.0f),
                                vx_test_rng_range(rng, -2.0f, 2.0f));
@@ -79,7 +79,7 @@ static vx_world *make_pile(uint32_t seed, int bodies, vx_entity *ids, size_t *co
 
 /* Brute force: every pair of collider bodies, not both static, whose bounds
  * (as the broad phase is given them) overlap, in slot order. */
-static size_t brute_force_pairs(const vx_solver_bodies *b, vx_broadphase_pair *out, size_t max)
+static size_t brute_force_pairs(const vx_body_set *b, vx_broadphase_pair *out, size_t max)
 {
     size_t n = 0;
     for (size_t i = 0; i < b->count; i++) {
@@ -106,8 +106,8 @@ Test(bvh_step_broadphase, pairs_match_brute_force_while_bodies_move_come_and_go)
     vx_test_rng rng = {0xc0ffeeu};
     vx_test_stepper s;
     vx_test_stepper_init(&s);
-    vx_solver_bodies bodies;
-    vx_solver_bodies_init(&bodies);
+    vx_body_set bodies;
+    vx_body_set_init(&bodies);
     vx_body_broadphase kinds[2];
     const vx_broadphase_kind kind_of[2] = {VX_BROADPHASE_DYNAMIC_TREE, VX_BROADPHASE_BVH};
     for (int k = 0; k < 2; k++) vx_body_broadphase_init(&kinds[k]);
@@ -124,7 +124,7 @@ Test(bvh_step_broadphase, pairs_match_brute_force_while_bodies_move_come_and_go)
         if (step % 10 == 5 && spawned_count < 16) spawned[spawned_count++] = spawn_random(w, &rng);
         if (step % 15 == 7 && spawned_count > 0) cr_assert(vx_world_despawn(w, spawned[--spawned_count]));
         if (step == 60) vx_test_transform(w, ids[1])->position.x += 0.5f; /* a post */
-        cr_assert_eq(vx_solver_bodies_gather(&bodies, w, vx_vec3_make(0.0f, -9.81f, 0.0f), NULL), VX_OK);
+        cr_assert_eq(vx_body_set_gather(&bodies, w, vx_vec3_make(0.0f, -9.81f, 0.0f), NULL), VX_OK);
         size_t n = brute_force_pairs(&bodies, expected, max);
         most_pairs = n > most_pairs ? n : most_pairs;
         for (int k = 0; k < 2; k++) {
@@ -145,7 +145,7 @@ Test(bvh_step_broadphase, pairs_match_brute_force_while_bodies_move_come_and_go)
     cr_assert_gt(most_pairs, 40, "a scene with contacts (%zu pairs at most)", most_pairs);
     free(expected);
     for (int k = 0; k < 2; k++) vx_body_broadphase_free(&kinds[k]);
-    vx_solver_bodies_free(&bodies);
+    vx_body_set_free(&bodies);
     vx_test_stepper_free(&s);
     vx_world_destroy(w);
 }
@@ -162,13 +162,13 @@ Test(bvh_step_broadphase, statics_are_added_once_and_never_requeried)
     vx_test_spawn_body(w, vx_vec3_make(4.5f, 3.0f, 4.5f), &ball, &rb);
     vx_test_stepper s;
     vx_test_stepper_init(&s);
-    vx_solver_bodies bodies;
-    vx_solver_bodies_init(&bodies);
+    vx_body_set bodies;
+    vx_body_set_init(&bodies);
     vx_body_broadphase bb;
     vx_body_broadphase_init(&bb);
     size_t requeried = 0;
     for (int step = 0; step < 120; step++) {
-        cr_assert_eq(vx_solver_bodies_gather(&bodies, w, vx_vec3_make(0.0f, -9.81f, 0.0f), NULL), VX_OK);
+        cr_assert_eq(vx_body_set_gather(&bodies, w, vx_vec3_make(0.0f, -9.81f, 0.0f), NULL), VX_OK);
         bool moved = false;
         cr_assert_eq(vx_body_broadphase_sync(&bb, &bodies, VX_BROADPHASE_DYNAMIC_TREE, SPECULATIVE, H, &moved), VX_OK);
         cr_assert_eq(vx_body_broadphase_find_pairs(&bb, &bodies, SPECULATIVE, H), VX_OK);
@@ -190,7 +190,7 @@ Test(bvh_step_broadphase, statics_are_added_once_and_never_requeried)
     cr_assert(requeried >= 2 && requeried <= 30, "ball requeried %zu times", requeried);
     cr_assert_gt(bb.pairs.count, 0);
     vx_body_broadphase_free(&bb);
-    vx_solver_bodies_free(&bodies);
+    vx_body_set_free(&bodies);
     vx_test_stepper_free(&s);
     vx_world_destroy(w);
 }

@@ -96,11 +96,21 @@ Test(collider, rotated_box_aabb_contains_every_corner_tightly)
     VX_ASSERT_VEC3_NEAR(b.max, hi.x, hi.y, hi.z, 1e-4);
 }
 
+Test(collider, capsule_constructor_sets_every_field)
+{
+    vx_collider c = vx_collider_capsule(0.25f, 1.5f);
+    cr_assert_eq(c.type, VX_SHAPE_CAPSULE);
+    cr_assert_eq(c.radius, 0.25f);
+    cr_assert_eq(c.half_height, 1.5f);
+    cr_assert_not(c.sensor);
+    vx_collider zero;
+    memset(&zero, 0, sizeof zero);
+    cr_assert(memcmp(&c.half_extents, &zero.half_extents, sizeof zero.half_extents) == 0);
+}
+
 Test(collider, capsule_upright_aabb)
 {
-    vx_collider c = vx_collider_sphere(0.5f);
-    c.type = VX_SHAPE_CAPSULE;
-    c.half_height = 1.0f;
+    vx_collider c = vx_collider_capsule(0.5f, 1.0f);
     vx_aabb b = vx_collider_aabb(&c, vx_vec3_make(0.0f, 2.0f, 0.0f), vx_quat_identity());
     VX_ASSERT_VEC3_NEAR(b.min, -0.5f, 0.5f, -0.5f, 0.0f);
     VX_ASSERT_VEC3_NEAR(b.max, 0.5f, 3.5f, 0.5f, 0.0f);
@@ -109,9 +119,7 @@ Test(collider, capsule_upright_aabb)
 Test(collider, capsule_lying_along_x_aabb)
 {
     /* 90 degrees about Z turns local Y into -X: the segment lies along X. */
-    vx_collider c = vx_collider_sphere(0.25f);
-    c.type = VX_SHAPE_CAPSULE;
-    c.half_height = 2.0f;
+    vx_collider c = vx_collider_capsule(0.25f, 2.0f);
     vx_quat q = vx_quat_from_axis_angle(vx_vec3_make(0.0f, 0.0f, 1.0f), pi_f / 2.0f);
     vx_aabb b = vx_collider_aabb(&c, vx_vec3_zero(), q);
     VX_ASSERT_VEC3_NEAR(b.min, -2.25f, -0.25f, -0.25f, EPS);
@@ -121,9 +129,7 @@ Test(collider, capsule_lying_along_x_aabb)
 Test(collider, capsule_tilted_45_degrees_aabb)
 {
     /* 45 degrees about X: the segment end sits at (0, h, h)/sqrt(2). */
-    vx_collider c = vx_collider_sphere(0.5f);
-    c.type = VX_SHAPE_CAPSULE;
-    c.half_height = 1.0f;
+    vx_collider c = vx_collider_capsule(0.5f, 1.0f);
     vx_quat q = vx_quat_from_axis_angle(vx_vec3_make(1.0f, 0.0f, 0.0f), pi_f / 4.0f);
     vx_aabb b = vx_collider_aabb(&c, vx_vec3_zero(), q);
     float s = 1.0f / sqrtf(2.0f);

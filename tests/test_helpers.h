@@ -96,17 +96,6 @@ static inline vx_transform *vx_test_transform(vx_world *w, vx_entity e)
     return t;
 }
 
-/* A capsule collider (physics.h has constructors for spheres and boxes only). */
-static inline vx_collider vx_test_capsule(float radius, float half_height)
-{
-    vx_collider c;
-    memset(&c, 0, sizeof c);
-    c.type = VX_SHAPE_CAPSULE;
-    c.radius = radius;
-    c.half_height = half_height;
-    return c;
-}
-
 /* vx_test_spawn_body, then the orientation set to rotation. */
 static inline vx_entity vx_test_spawn_rotated(vx_world *w, vx_vec3 position, vx_quat rotation,
                                               const vx_collider *collider, const vx_rigidbody *body)

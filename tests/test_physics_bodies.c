@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "physics/solver_body.h"
+#include "physics/body_set.h"
 #include "test_helpers.h"
 #include "voltex/physics.h"
 #include "voltex/rotation.h"
@@ -233,7 +233,7 @@ Test(physics_bodies, sensor_reports_overlap_and_never_pushes)
     vx_world_destroy(w);
 }
 
-/* The pose transforms on 4-float registers (solver_body.h) are the bits of
+/* The pose transforms on 4-float registers (body_set.h) are the bits of
  * the vx_vec3 formulas they replace: x + rotate(q, local) and
  * rotate(conj(q), world - x), with the pad lane +0, for random poses. */
 Test(physics_bodies, register_pose_transforms_are_the_bits_of_the_vec3_formulas)

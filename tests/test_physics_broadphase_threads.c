@@ -22,7 +22,7 @@
 #include "common/parallel.h"
 #include "physics/dynamic_tree.h"
 #include "physics/manifold_detect.h"
-#include "physics/solver_body.h"
+#include "physics/body_set.h"
 #include "test_helpers.h"
 #include "test_pair_helpers.h"
 #include "voltex/physics.h"
@@ -290,7 +290,7 @@ static vx_entity spawn_body(vx_world *w, vx_test_rng *rng, int n)
     else if (kind == 1u)
         c = vx_collider_box(vx_vec3_make(a, b, vx_test_rng_range(rng, 0.15f, 0.5f)));
     else
-        c = vx_test_capsule(a, b);
+        c = vx_collider_capsule(a, b);
     c.sensor = n % 30 == 29;
     vx_rigidbody rb = n % 10 == 0 ? vx_rigidbody_static()
                       : n % 25 == 1 ? vx_rigidbody_kinematic()
@@ -327,7 +327,7 @@ static void move_bodies(vx_world *w, const vx_entity *ids, size_t n, vx_test_rng
 
 /* Brute force over the boxes the broad phase must hold: the bounds of each
  * collider body, or for one asleep the bounds it had when last awake. */
-static void body_brute_force(const vx_solver_bodies *b, const vx_aabb *last_box, vx_broadphase_pair_list *out)
+static void body_brute_force(const vx_body_set *b, const vx_aabb *last_box, vx_broadphase_pair_list *out)
 {
     out->count = 0;
     for (size_t i = 0; i < b->count; i++) {
@@ -350,8 +350,8 @@ static void check_body_kind(vx_broadphase_kind kind)
     vx_entity ids[MAX_ENTITIES];
     size_t n = 0;
     for (; n < WORLD_BODIES; n++) ids[n] = spawn_body(w, &rng, (int)n);
-    vx_solver_bodies bodies;
-    vx_solver_bodies_init(&bodies);
+    vx_body_set bodies;
+    vx_body_set_init(&bodies);
     vx_body_broadphase bbs[RUNS];
     for (int r = 0; r < RUNS; r++) vx_body_broadphase_init(&bbs[r]);
     vx_aabb *last_box = calloc(4u * MAX_ENTITIES, sizeof *last_box);
@@ -374,7 +374,7 @@ static void check_body_kind(vx_broadphase_kind kind)
         if (frame % 13 == 6 && n < MAX_ENTITIES) ids[n] = spawn_body(w, &rng, (int)n), n++;
         if (frame == 20) cr_assert(vx_world_remove(w, ids[3], VX_COMPONENT_COLLIDER));
         if (frame % 11 == 10) vx_test_transform(w, ids[10])->position.y += 0.3f; /* slot 10: static */
-        cr_assert_eq(vx_solver_bodies_gather(&bodies, w, vx_vec3_make(0.0f, -9.81f, 0.0f), NULL), VX_OK);
+        cr_assert_eq(vx_body_set_gather(&bodies, w, vx_vec3_make(0.0f, -9.81f, 0.0f), NULL), VX_OK);
         /* a tenth of the bodies asleep for a while: their boxes stay */
         for (size_t i = 0; i < bodies.count; i++)
             bodies.info[i].asleep = frame > 5 && (bodies.info[i].entity.index + (uint32_t)frame / 8u) % 10u == 0u &&
@@ -417,7 +417,7 @@ static void check_body_kind(vx_broadphase_kind kind)
     vx_broadphase_pair_list_free(&expected);
     free(last_box);
     free(box_seen);
-    vx_solver_bodies_free(&bodies);
+    vx_body_set_free(&bodies);
     vx_world_destroy(w);
     free_pools(runs);
 }

@@ -412,7 +412,7 @@ Test(ccd, tumbling_box_flying_past_corners_edges_and_faces_keeps_its_velocity)
 
 Test(ccd, capsule_flying_past_corners_edges_and_faces_keeps_its_velocity)
 {
-    vx_collider capsule = vx_test_capsule(0.05f, 0.2f);
+    vx_collider capsule = vx_collider_capsule(0.05f, 0.2f);
     expect_no_ghosts(&capsule, vx_vec3_zero(), 100.0f, 0.03f, "capsule");
 }
 
@@ -749,7 +749,7 @@ static void run_fast_scene(vx_transform *poses, vx_rigidbody *bodies, size_t n)
     for (size_t i = 0; i < n; i++) {
         vx_collider c = (i % 3 == 0)   ? vx_collider_sphere(0.1f)
                         : (i % 3 == 1) ? vx_collider_box(vx_vec3_make(0.1f, 0.15f, 0.1f))
-                                       : vx_test_capsule(0.05f, 0.15f);
+                                       : vx_collider_capsule(0.05f, 0.15f);
         vx_rigidbody rb = vx_rigidbody_dynamic(1.0f);
         rb.bullet = (i % 4) == 0;
         rb.velocity = vx_vec3_make(vx_test_rng_range(&rng, 20.0f, 120.0f), vx_test_rng_range(&rng, -5.0f, 5.0f),

@@ -223,7 +223,7 @@ Test(physics_contacts, toppling_capsule_lands_on_the_surface)
     vx_world *w = vx_test_physics_world();
     spawn_floor(w, 0.5f, 0.0f);
     const float radius = 0.05f, half_height = 1.0f; /* the far end lands at about 4 m/s */
-    vx_collider shape = vx_test_capsule(radius, half_height);
+    vx_collider shape = vx_collider_capsule(radius, half_height);
     vx_rigidbody rb = body(1.0f, 0.5f, 0.0f);
     const float tip = 10.0f * 3.14159265f / 180.0f;
     vx_quat q = vx_quat_from_axis_angle(vx_vec3_make(0.0f, 0.0f, 1.0f), tip);

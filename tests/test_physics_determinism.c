@@ -65,7 +65,7 @@ static void define_scene(entity_def defs[BODIES])
         switch (i % 3) {
         case 0: d->collider = vx_collider_box(vx_vec3_make(0.3f, 0.2f, 0.25f)); break;
         case 1: d->collider = vx_collider_sphere(vx_test_rng_range(&rng, 0.15f, 0.35f)); break;
-        default: d->collider = vx_test_capsule(0.15f, vx_test_rng_range(&rng, 0.1f, 0.4f)); break;
+        default: d->collider = vx_collider_capsule(0.15f, vx_test_rng_range(&rng, 0.1f, 0.4f)); break;
         }
         d->body = vx_rigidbody_dynamic(vx_test_rng_range(&rng, 0.5f, 2.0f));
         d->body.friction = vx_test_rng_range(&rng, 0.2f, 0.8f);

@@ -21,7 +21,7 @@
 #include "physics/color_sweep.h"
 #include "physics/contact_solver.h"
 #include "physics/manifold_detect.h"
-#include "physics/solver_body.h"
+#include "physics/body_set.h"
 #include "physics/step_counts.h"
 #include "physics/thread_choice.h"
 #include "test_helpers.h"
@@ -174,7 +174,7 @@ Test(physics_report_threads, step_report_is_identical_for_every_thread_count_sub
 
 /* Every pair of collider bodies whose bounds overlap, not both static, in
  * slot order (what the broad phase gives). */
-static void all_pairs(const vx_solver_bodies *b, float speculative, float h, vx_broadphase_pair_list *out)
+static void all_pairs(const vx_body_set *b, float speculative, float h, vx_broadphase_pair_list *out)
 {
     out->count = 0;
     for (size_t i = 0; i < b->count; i++) {
@@ -198,20 +198,20 @@ static void all_pairs(const vx_solver_bodies *b, float speculative, float h, vx_
 
 /* One substep of the step's stages on the calling thread, up to the
  * position passes (what store and report see in a step). */
-static void solve_substep(vx_solver_bodies *bodies, vx_manifold_detector *d, vx_contact_solver *s,
+static void solve_substep(vx_body_set *bodies, vx_manifold_detector *d, vx_contact_solver *s,
                           const vx_contact_cache *cache, const vx_physics_config *cfg)
 {
     float h = cfg->fixed_dt;
     vx_broadphase_pair_list pairs;
     vx_broadphase_pair_list_init(&pairs);
-    vx_solver_bodies_integrate_velocities(bodies, h, NULL);
+    vx_body_set_integrate_velocities(bodies, h, NULL);
     all_pairs(bodies, cfg->speculative_distance, h, &pairs);
     cr_assert_eq(vx_manifold_detect(d, bodies, &pairs, cfg->speculative_distance, h, false, NULL), VX_OK);
     s->pool = NULL;
     s->colored = false;
     cr_assert_eq(vx_contact_solver_prepare(s, d, bodies, cache, cfg, h), VX_OK);
     cr_assert_eq(vx_contact_solver_solve_velocities(s, bodies, cfg->warm_starting, cfg->iterations), VX_OK);
-    vx_solver_bodies_integrate_positions(bodies, h, NULL);
+    vx_body_set_integrate_positions(bodies, h, NULL);
     vx_contact_solver_solve_positions(s, bodies, cfg);
     vx_broadphase_pair_list_free(&pairs);
 }
@@ -257,7 +257,7 @@ static void spoil_cache(vx_contact_cache *cache, size_t room)
 typedef struct {
     vx_world *w;
     vx_test_stepper st;
-    vx_solver_bodies bodies;
+    vx_body_set bodies;
     vx_manifold_detector d;
     vx_contact_solver s;
     vx_contact_cache warm;
@@ -268,8 +268,8 @@ static void hand_run_open(hand_run *h)
     h->w = make_pile();
     vx_test_stepper_init(&h->st);
     for (int k = 0; k < STEPS; k++) vx_test_step(h->w, &h->st);
-    vx_solver_bodies_init(&h->bodies);
-    cr_assert_eq(vx_solver_bodies_gather(&h->bodies, h->w, h->st.cfg.gravity, NULL), VX_OK);
+    vx_body_set_init(&h->bodies);
+    cr_assert_eq(vx_body_set_gather(&h->bodies, h->w, h->st.cfg.gravity, NULL), VX_OK);
     vx_manifold_detector_init(&h->d);
     vx_contact_solver_init(&h->s);
     vx_contact_cache_init(&h->warm);
@@ -282,7 +282,7 @@ static void hand_run_close(hand_run *h)
     vx_contact_cache_free(&h->warm);
     vx_contact_solver_free(&h->s);
     vx_manifold_detector_free(&h->d);
-    vx_solver_bodies_free(&h->bodies);
+    vx_body_set_free(&h->bodies);
     vx_test_stepper_free(&h->st);
     vx_world_destroy(h->w);
 }
@@ -294,7 +294,7 @@ Test(physics_report_threads, cache_and_report_are_identical_for_every_split)
     hand_run_open(&h);
     solve_substep(&h.bodies, &h.d, &h.s, &h.warm, &h.st.cfg);
     vx_contact_solver *s = &h.s;
-    const vx_solver_bodies *bodies = &h.bodies;
+    const vx_body_set *bodies = &h.bodies;
     cr_assert_geq(s->count, SPLIT_MIN_CONSTRAINTS, "only %zu constraints: the stages would not be split", s->count);
 
     /* the calling thread alone */

@@ -13,7 +13,7 @@
 
 #include "physics/manifold_detect.h"
 #include "physics/manifold_reuse.h"
-#include "physics/solver_body.h"
+#include "physics/body_set.h"
 #include "physics/step_counts.h"
 #include "test_helpers.h"
 
@@ -21,7 +21,7 @@
 
 typedef struct {
     vx_world *w;
-    vx_solver_bodies bodies;
+    vx_body_set bodies;
 } two_bodies;
 
 /* A static floor (body slot 0, top face at y = 0) and shape at position with
@@ -33,14 +33,14 @@ static void two_bodies_make(two_bodies *t, const vx_collider *shape, vx_vec3 pos
     vx_test_spawn_body(t->w, vx_vec3_make(0.0f, FLOOR_TOP - 0.5f, 0.0f), &floor_shape, NULL);
     vx_rigidbody rb = vx_rigidbody_dynamic(1.0f);
     vx_test_spawn_rotated(t->w, position, rotation, shape, &rb);
-    vx_solver_bodies_init(&t->bodies);
-    cr_assert_eq(vx_solver_bodies_gather(&t->bodies, t->w, vx_vec3_make(0.0f, -9.81f, 0.0f), NULL), VX_OK);
+    vx_body_set_init(&t->bodies);
+    cr_assert_eq(vx_body_set_gather(&t->bodies, t->w, vx_vec3_make(0.0f, -9.81f, 0.0f), NULL), VX_OK);
     cr_assert_eq(t->bodies.count, 2u);
 }
 
 static void two_bodies_free(two_bodies *t)
 {
-    vx_solver_bodies_free(&t->bodies);
+    vx_body_set_free(&t->bodies);
     vx_world_destroy(t->w);
 }
 

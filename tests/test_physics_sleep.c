@@ -313,7 +313,7 @@ Test(physics_sleep, until_an_island_sleeps_the_run_is_the_same_as_with_sleeping_
         spawn_stack(w, 0.0f, 5, ids[run]);
         for (int i = 0; i < 6; i++) /* balls falling onto the stack one after the other, bouncing off */
             ids[run][5 + i] = spawn_ball(w, vx_vec3_make(0.1f * (float)i - 0.2f, 5.6f + 1.5f * (float)i, 0.05f), 1.0f);
-        vx_collider capsule = vx_test_capsule(0.2f, 0.5f);
+        vx_collider capsule = vx_collider_capsule(0.2f, 0.5f);
         vx_rigidbody rb = vx_rigidbody_dynamic(2.0f);
         ids[run][11] = vx_test_spawn_body(w, vx_vec3_make(2.0f, 3.0f, 0.0f), &capsule, &rb);
         vx_test_stepper_init(&steppers[run]);

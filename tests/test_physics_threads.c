@@ -113,7 +113,7 @@ static void add_pile(scene *s, int bodies)
         switch (i % 3) {
         case 0: c = vx_collider_box(vx_vec3_make(0.3f, 0.2f, 0.25f)); break;
         case 1: c = vx_collider_sphere(vx_test_rng_range(&rng, 0.15f, 0.3f)); break;
-        default: c = vx_test_capsule(0.15f, vx_test_rng_range(&rng, 0.1f, 0.3f)); break;
+        default: c = vx_collider_capsule(0.15f, vx_test_rng_range(&rng, 0.1f, 0.3f)); break;
         }
         /* the lowest point 1 cm above the floor or 1 m higher per layer */
         vx_aabb box = vx_collider_aabb(&c, vx_vec3_make(0.0f, 0.0f, 0.0f), q);

@@ -36,6 +36,8 @@ typedef struct {
 
 vx_collider vx_collider_sphere(float radius);
 vx_collider vx_collider_box(vx_vec3 half_extents);
+/* Axis local Y: a segment of 2 half_height, capped by hemispheres of radius. */
+vx_collider vx_collider_capsule(float radius, float half_height);
 /* World-space bounds of the collider placed at position with rotation. */
 vx_aabb vx_collider_aabb(const vx_collider *c, vx_vec3 position, vx_quat rotation);
 

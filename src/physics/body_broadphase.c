@@ -84,7 +84,7 @@ static vx_status drop(vx_body_broadphase *bb, uint32_t index)
 
 /* Gives entity index the box of body slot i: added, updated, or dropped while
  * the box is not finite. */
-static vx_status place(vx_body_broadphase *bb, const vx_solver_bodies *bodies, size_t i, vx_aabb box, float h)
+static vx_status place(vx_body_broadphase *bb, const vx_body_set *bodies, size_t i, vx_aabb box, float h)
 {
     const vx_body_info *info = &bodies->info[i];
     uint32_t index = info->entity.index;
@@ -100,7 +100,7 @@ static vx_status place(vx_body_broadphase *bb, const vx_solver_bodies *bodies, s
 
 typedef struct {
     vx_body_broadphase *bb;
-    const vx_solver_bodies *bodies;
+    const vx_body_set *bodies;
     float speculative_distance, h;
     uint32_t now;              /* sync: its number */
     bool statics_stale;        /* sync: the static boxes need a new speculative distance */
@@ -149,7 +149,7 @@ static void sync_range(void *arg, size_t begin, size_t end)
 }
 
 /* What sync does for body slot i (not settled), with its box. */
-static vx_status sync_body(vx_body_broadphase *bb, const vx_solver_bodies *bodies, size_t i, uint32_t now,
+static vx_status sync_body(vx_body_broadphase *bb, const vx_body_set *bodies, size_t i, uint32_t now,
                            bool statics_stale, float h, bool *statics_moved)
 {
     const vx_body_info *info = &bodies->info[i];
@@ -179,7 +179,7 @@ static vx_status sync_body(vx_body_broadphase *bb, const vx_solver_bodies *bodie
     return st;
 }
 
-vx_status vx_body_broadphase_sync(vx_body_broadphase *bb, const vx_solver_bodies *bodies, vx_broadphase_kind kind,
+vx_status vx_body_broadphase_sync(vx_body_broadphase *bb, const vx_body_set *bodies, vx_broadphase_kind kind,
                                   float speculative_distance, float h, bool *statics_moved)
 {
     *statics_moved = false;
@@ -231,7 +231,7 @@ static void boxes_range(void *arg, size_t begin, size_t end)
 {
     body_job *job = arg;
     vx_body_broadphase *bb = job->bb;
-    const vx_solver_bodies *bodies = job->bodies;
+    const vx_body_set *bodies = job->bodies;
     size_t left = 0;
     for (size_t i = begin; i < end; i++) {
         const vx_body_info *info = &bodies->info[i];
@@ -260,7 +260,7 @@ static void slots_range(void *arg, size_t begin, size_t end)
     }
 }
 
-vx_status vx_body_broadphase_find_pairs(vx_body_broadphase *bb, const vx_solver_bodies *bodies,
+vx_status vx_body_broadphase_find_pairs(vx_body_broadphase *bb, const vx_body_set *bodies,
                                         float speculative_distance, float h)
 {
     vx_status st = reserve_bodies(bb, bodies->count);

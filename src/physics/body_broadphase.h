@@ -34,7 +34,7 @@
 
 #include "common/thread_pool.h"
 #include "physics/broadphase.h"
-#include "physics/solver_body.h"
+#include "physics/body_set.h"
 #include "voltex/physics.h"
 
 /* What the broad phase holds of one entity index. */
@@ -72,12 +72,12 @@ void vx_body_broadphase_free(vx_body_broadphase *bb);
  * *statics_moved tells whether a static body already known was moved,
  * reshaped or removed by the world (sleeping bodies may have lost their
  * support). */
-vx_status vx_body_broadphase_sync(vx_body_broadphase *bb, const vx_solver_bodies *bodies, vx_broadphase_kind kind,
+vx_status vx_body_broadphase_sync(vx_body_broadphase *bb, const vx_body_set *bodies, vx_broadphase_kind kind,
                                   float speculative_distance, float h, bool *statics_moved);
 
 /* Once per substep of h: new boxes for the awake moving bodies, then the
  * pairs into bb->pairs. */
-vx_status vx_body_broadphase_find_pairs(vx_body_broadphase *bb, const vx_solver_bodies *bodies,
+vx_status vx_body_broadphase_find_pairs(vx_body_broadphase *bb, const vx_body_set *bodies,
                                         float speculative_distance, float h);
 
 #endif

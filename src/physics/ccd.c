@@ -25,7 +25,7 @@ static bool is_dynamic(const vx_body_info *info) { return info->motion == VX_MOT
 
 /* m/s: how fast the pair's surfaces can approach: |vA - vB| + |wA| RA +
  * |wB| RB (a sphere's spin moves no surface: R = 0 skips the term). */
-static inline float closing_speed(const vx_solver_bodies *bodies, uint32_t a, uint32_t b)
+static inline float closing_speed(const vx_body_set *bodies, uint32_t a, uint32_t b)
 {
     const vx_body_velocity *va = &bodies->velocity[a];
     const vx_body_velocity *vb = &bodies->velocity[b];
@@ -49,7 +49,7 @@ static float inner_radius(const vx_collider *c)
     }
 }
 
-float vx_ccd_pair_margin(const vx_solver_bodies *bodies, uint32_t a, uint32_t b, float speculative_distance,
+float vx_ccd_pair_margin(const vx_body_set *bodies, uint32_t a, uint32_t b, float speculative_distance,
                          float h)
 {
     const vx_body_info *ia = &bodies->info[a];
@@ -66,7 +66,7 @@ float vx_ccd_pair_margin(const vx_solver_bodies *bodies, uint32_t a, uint32_t b,
 
 /* Relative normal velocity (B - A) at a point, as the contact solver
  * measures it: both bodies at the middle of the two surface points. */
-static float normal_velocity(const vx_solver_bodies *bodies, uint32_t a, uint32_t b, vx_vec3 n,
+static float normal_velocity(const vx_body_set *bodies, uint32_t a, uint32_t b, vx_vec3 n,
                              const vx_manifold_point *p)
 {
     const vx_body_velocity *va = &bodies->velocity[a];
@@ -77,7 +77,7 @@ static float normal_velocity(const vx_solver_bodies *bodies, uint32_t a, uint32_
     return vx_vec3_dot(vx_vec3_sub(at_b, at_a), n);
 }
 
-static vx_toi_body sweep_body(const vx_solver_bodies *bodies, uint32_t i)
+static vx_toi_body sweep_body(const vx_body_set *bodies, uint32_t i)
 {
     vx_toi_body s;
     s.shape = &bodies->info[i].collider;
@@ -139,7 +139,7 @@ static void use_impact_manifold(const vx_toi_body *sa, const vx_toi_body *sb, bo
     *m = impact;
 }
 
-bool vx_ccd_confirm(const vx_solver_bodies *bodies, uint32_t a, uint32_t b, float speculative_distance, float h,
+bool vx_ccd_confirm(const vx_body_set *bodies, uint32_t a, uint32_t b, float speculative_distance, float h,
                     float margin, vx_manifold *m)
 {
     const vx_body_info *ia = &bodies->info[a];

@@ -39,7 +39,7 @@
 #include "common/thread_pool.h"
 
 #include "physics/broadphase.h"
-#include "physics/solver_body.h"
+#include "physics/body_set.h"
 #include "voltex/collide.h"
 
 /* m: a point this close counts as touching (no sweep), and a sweep that
@@ -57,7 +57,7 @@ static inline bool vx_ccd_is_bullet(const vx_body_info *info)
  * speculative_distance (negative counts as 0) plus h (|vA - vB| + |wA| RA +
  * |wB| RB), the latter capped for two dynamic bodies without a bullet (see
  * above). */
-float vx_ccd_pair_margin(const vx_solver_bodies *bodies, uint32_t a, uint32_t b, float speculative_distance,
+float vx_ccd_pair_margin(const vx_body_set *bodies, uint32_t a, uint32_t b, float speculative_distance,
                          float h);
 
 /* After the narrow phase found manifold m (normal from a to b) for the pair
@@ -70,7 +70,7 @@ float vx_ccd_pair_margin(const vx_solver_bodies *bodies, uint32_t a, uint32_t b,
  * beyond speculative_distance), one body is dynamic and the other does not
  * turn, m is replaced by the manifold of the poses at impact carried back
  * to the current ones (see ccd.c). */
-bool vx_ccd_confirm(const vx_solver_bodies *bodies, uint32_t a, uint32_t b, float speculative_distance, float h,
+bool vx_ccd_confirm(const vx_body_set *bodies, uint32_t a, uint32_t b, float speculative_distance, float h,
                     float margin, vx_manifold *m);
 
 /* ---- after the solve (ccd_clamp.c) ----
@@ -104,13 +104,13 @@ void vx_ccd_scratch_init(vx_ccd_scratch *s);
 void vx_ccd_scratch_free(vx_ccd_scratch *s);
 
 /* The sweep above, over the broad phase's pairs (body slots, a < b), after
- * vx_solver_bodies_integrate_positions(bodies, h), for fast pairs only: h
+ * vx_body_set_integrate_positions(bodies, h), for fast pairs only: h
  * times their closing speed beyond speculative_distance (slower, what the
  * linear contacts miss is a few millimetres, the position passes' work).
  * Deterministic (pairs in order, the earliest time per body wins).
  * The bodies' reaches are found on pool's threads (NULL: one thread).
  * VX_ERR_NOMEM if the scratch cannot grow (bodies then unchanged). */
-vx_status vx_ccd_limit_motion(vx_ccd_scratch *s, vx_solver_bodies *bodies, const vx_broadphase_pair_list *pairs,
+vx_status vx_ccd_limit_motion(vx_ccd_scratch *s, vx_body_set *bodies, const vx_broadphase_pair_list *pairs,
                               float speculative_distance, float h, vx_thread_pool *pool);
 
 #endif

@@ -81,7 +81,7 @@ static vx_quat turned(vx_quat q, vx_vec3 theta)
 
 /* Body i as it was at the start of the substep, moving at its solved
  * velocities (positions were integrated as x += v h, q turned by about w h). */
-static vx_toi_body start_of(const vx_solver_bodies *bodies, uint32_t i, float h, const vx_collider *shape)
+static vx_toi_body start_of(const vx_body_set *bodies, uint32_t i, float h, const vx_collider *shape)
 {
     vx_toi_body s;
     const vx_body_velocity *vel = &bodies->velocity[i];
@@ -101,7 +101,7 @@ static vx_toi_body start_of(const vx_solver_bodies *bodies, uint32_t i, float h,
  * core is the shape shrunk by the inset plus how deep d already was in o at
  * the start (a resting contact sinks up to the slop): so it never starts
  * touching, and a touch means d went the inset deeper than it was. */
-static float core_impact(const vx_solver_bodies *bodies, uint32_t d, uint32_t o, float fast, float h)
+static float core_impact(const vx_body_set *bodies, uint32_t d, uint32_t o, float fast, float h)
 {
     const vx_body_info *id = &bodies->info[d];
     const vx_body_info *io = &bodies->info[o];
@@ -124,7 +124,7 @@ static float core_impact(const vx_solver_bodies *bodies, uint32_t d, uint32_t o,
 
 typedef struct {
     vx_ccd_scratch *s;
-    const vx_solver_bodies *bodies;
+    const vx_body_set *bodies;
     float h;
 } reach_job;
 
@@ -134,7 +134,7 @@ static void reach_range(void *arg, size_t begin, size_t end)
 {
     reach_job *job = arg;
     vx_ccd_scratch *s = job->s;
-    const vx_solver_bodies *bodies = job->bodies;
+    const vx_body_set *bodies = job->bodies;
     for (size_t i = begin; i < end; i++) {
         const vx_body_velocity *vel = &bodies->velocity[i];
         float r = bodies->info[i].sweep_radius;
@@ -146,7 +146,7 @@ static void reach_range(void *arg, size_t begin, size_t end)
     }
 }
 
-vx_status vx_ccd_limit_motion(vx_ccd_scratch *s, vx_solver_bodies *bodies, const vx_broadphase_pair_list *pairs,
+vx_status vx_ccd_limit_motion(vx_ccd_scratch *s, vx_body_set *bodies, const vx_broadphase_pair_list *pairs,
                               float speculative_distance, float h, vx_thread_pool *pool)
 {
     /* m a pair must be able to close in h to be swept; below the inset it

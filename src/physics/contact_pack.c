@@ -28,7 +28,7 @@ static vx_status color_constraints(vx_contact_solver *s, size_t body_count, bool
 
 typedef struct {
     vx_contact_solver *s;
-    const vx_solver_bodies *bodies;
+    const vx_body_set *bodies;
 } pack_job;
 
 /* hot[j] from constraint order[j]. */
@@ -63,7 +63,7 @@ static void pack_velocity_range(void *arg, size_t begin, size_t end)
 }
 
 /* Colours the constraints and packs them and the velocities in colour order. */
-vx_status vx_contact_solver_pack(vx_contact_solver *s, const vx_solver_bodies *bodies)
+vx_status vx_contact_solver_pack(vx_contact_solver *s, const vx_body_set *bodies)
 {
     vx_status st = color_constraints(s, bodies->count, s->colored);
     VX_RESERVE_ALIGNED(st, s->hot, s->hot_capacity, s->count, 64u);
@@ -77,14 +77,14 @@ vx_status vx_contact_solver_pack(vx_contact_solver *s, const vx_solver_bodies *b
 
 typedef struct {
     const vx_contact_solver *s;
-    vx_solver_bodies *bodies;
+    vx_body_set *bodies;
 } unpack_job;
 
 /* Only dynamic bodies are pushed (the others have zero inverse mass). */
 static void unpack_velocity_range(void *arg, size_t begin, size_t end)
 {
     unpack_job *job = arg;
-    vx_solver_bodies *bodies = job->bodies;
+    vx_body_set *bodies = job->bodies;
     for (size_t i = begin; i < end; i++) {
         if (!(bodies->mass[i].inv_mass > 0.0f)) continue;
         bodies->velocity[i].v = vx_contact_get3(job->s->hot_velocity[i].v);
@@ -92,7 +92,7 @@ static void unpack_velocity_range(void *arg, size_t begin, size_t end)
     }
 }
 
-void vx_contact_solver_unpack(const vx_contact_solver *s, vx_solver_bodies *bodies)
+void vx_contact_solver_unpack(const vx_contact_solver *s, vx_body_set *bodies)
 {
     unpack_job job = {s, bodies};
     vx_parallel_for(s->pool, bodies->count, unpack_velocity_range, &job);

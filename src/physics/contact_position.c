@@ -27,7 +27,7 @@ static vx_quat turn(vx_quat q, vx_vec3 theta)
 
 typedef struct {
     const vx_contact_solver *s;
-    vx_solver_bodies *bodies;
+    vx_body_set *bodies;
     float percent, slop, max_correction;
 } position_job;
 
@@ -40,7 +40,7 @@ static float position_range(void *arg, size_t unit_begin, size_t unit_end, int p
     const vx_contact_solver *s = job->s;
     size_t begin, end;
     vx_color_positions(&s->colors, unit_begin, unit_end, &begin, &end);
-    vx_solver_bodies *bodies = job->bodies;
+    vx_body_set *bodies = job->bodies;
     float percent = job->percent, slop = job->slop, max_correction = job->max_correction;
     float min_sep = 0.0f;
     for (size_t j = begin; j < end; j++) {
@@ -80,7 +80,7 @@ static float position_range(void *arg, size_t unit_begin, size_t unit_end, int p
     return min_sep;
 }
 
-void vx_contact_solver_solve_positions(vx_contact_solver *s, vx_solver_bodies *bodies,
+void vx_contact_solver_solve_positions(vx_contact_solver *s, vx_body_set *bodies,
                                        const vx_physics_config *config)
 {
     if (config->position_iterations > 0) s->separations_current = false; /* the poses move */

@@ -26,7 +26,7 @@
 
 typedef struct {
     const vx_contact_solver *s;
-    const vx_solver_bodies *bodies;
+    const vx_body_set *bodies;
     vx_thread_pool *pool; /* NULL: the calling thread alone */
     int parts;            /* ranges: the pool's threads, at most VX_END_MAX_PARTS */
     vx_contact_cache_entry *entries;
@@ -36,7 +36,7 @@ typedef struct {
     size_t counts[VX_END_MAX_PARTS]; /* entries or reported points of each range */
 } end_job;
 
-static void end_job_init(end_job *job, const vx_contact_solver *s, const vx_solver_bodies *bodies)
+static void end_job_init(end_job *job, const vx_contact_solver *s, const vx_body_set *bodies)
 {
     memset(job, 0, sizeof *job);
     job->s = s;
@@ -67,7 +67,7 @@ static size_t end_counts_total(const end_job *job) { return end_counts_before(jo
 /* ---- the cache ---- */
 
 /* Constraint c's entries (one per point) into out. */
-static void store_constraint(const vx_contact_solver *s, const vx_solver_bodies *bodies,
+static void store_constraint(const vx_contact_solver *s, const vx_body_set *bodies,
                              const vx_contact_constraint *c, vx_contact_cache_entry *out)
 {
     vx_entity ea = bodies->info[c->a].entity;
@@ -124,7 +124,7 @@ static void store_thread(void *ctx, int t, int threads)
     }
 }
 
-vx_status vx_contact_solver_store(const vx_contact_solver *s, const vx_solver_bodies *bodies, vx_contact_cache *cache)
+vx_status vx_contact_solver_store(const vx_contact_solver *s, const vx_body_set *bodies, vx_contact_cache *cache)
 {
     vx_contact_cache_entry *entries = NULL;
     /* at most one entry per point */
@@ -141,7 +141,7 @@ vx_status vx_contact_solver_store(const vx_contact_solver *s, const vx_solver_bo
 /* ---- the report ---- */
 
 /* The reported points of constraints [begin, end) into out; their number. */
-static size_t report_range(const vx_contact_solver *s, const vx_solver_bodies *bodies, size_t begin, size_t end,
+static size_t report_range(const vx_contact_solver *s, const vx_body_set *bodies, size_t begin, size_t end,
                            vx_contact *out)
 {
     size_t n = 0;
@@ -194,7 +194,7 @@ static void report_thread(void *ctx, int t, int threads)
     if (t > 0 && n > 0) memcpy(job->report + end_counts_before(job, t), out, n * sizeof *out);
 }
 
-vx_status vx_contact_solver_report(const vx_contact_solver *s, const vx_solver_bodies *bodies,
+vx_status vx_contact_solver_report(const vx_contact_solver *s, const vx_body_set *bodies,
                                    vx_contact_list *report)
 {
     if (s->count == 0) return VX_OK;

@@ -181,7 +181,7 @@ typedef struct {
     vx_v4 dir[3]; /* n, t1, t2 */
 } constraint_registers;
 
-static void load_constraint_registers(const vx_contact_constraint *c, const vx_solver_bodies *bodies,
+static void load_constraint_registers(const vx_contact_constraint *c, const vx_body_set *bodies,
                                       constraint_registers *r)
 {
     inertia_columns(&bodies->mass[c->a], r->ia);
@@ -192,7 +192,7 @@ static void load_constraint_registers(const vx_contact_constraint *c, const vx_s
 }
 
 static void prepare_point(vx_contact_constraint *c, const constraint_registers *cr, const vx_manifold_point *mp,
-                          const vx_solver_bodies *bodies,
+                          const vx_body_set *bodies,
                           const vx_contact_cache_entry *cached, float restitution, const vx_physics_config *config,
                           float h, vx_contact_hot_row *row, vx_contact_anchor *anchor)
 {
@@ -266,7 +266,7 @@ static void prepare_point(vx_contact_constraint *c, const constraint_registers *
 typedef struct {
     vx_contact_solver *s;
     const vx_manifold_detector *d;
-    const vx_solver_bodies *bodies;
+    const vx_body_set *bodies;
     const vx_contact_cache *cache;
     const vx_physics_config *config;
     float h;
@@ -278,7 +278,7 @@ static void prepare_range(void *arg, size_t begin, size_t end)
 {
     prepare_job *job = arg;
     vx_contact_solver *s = job->s;
-    const vx_solver_bodies *bodies = job->bodies;
+    const vx_body_set *bodies = job->bodies;
     const vx_contact_cache *cache = job->cache;
     const vx_manifold_detector *d = job->d;
     size_t cursor = vx_contact_cache_lower_bound(cache, bodies->info[d->items[begin].a].entity,
@@ -333,7 +333,7 @@ static void set_first(void *arg, size_t i, size_t offset)
 }
 
 vx_status vx_contact_solver_prepare(vx_contact_solver *s, const vx_manifold_detector *d,
-                                    const vx_solver_bodies *bodies, const vx_contact_cache *cache,
+                                    const vx_body_set *bodies, const vx_contact_cache *cache,
                                     const vx_physics_config *config, float h)
 {
     s->count = 0;

@@ -20,7 +20,7 @@
 #include "physics/contact_cache.h"
 #include "physics/contact_color.h"
 #include "physics/manifold_detect.h"
-#include "physics/solver_body.h"
+#include "physics/body_set.h"
 #include "voltex/physics.h"
 
 /* One point's three constraint rows (normal, two tangents), with the
@@ -164,28 +164,28 @@ void vx_contact_solver_free(vx_contact_solver *s);
  * anchors, effective masses, restitution and speculative targets, and the
  * warm-start impulses found in cache (used when config->warm_starting). */
 vx_status vx_contact_solver_prepare(vx_contact_solver *s, const vx_manifold_detector *d,
-                                    const vx_solver_bodies *bodies, const vx_contact_cache *cache,
+                                    const vx_body_set *bodies, const vx_contact_cache *cache,
                                     const vx_physics_config *config, float h);
 /* On the rows and packed copies of the velocities (contact_velocity.c), colour
  * by colour: the warm-start impulses applied (when warm_start), then
  * iterations passes of friction then normal rows over every constraint.
  * VX_ERR_NOMEM if the packed arrays cannot grow (nothing is changed then). */
-vx_status vx_contact_solver_solve_velocities(vx_contact_solver *s, vx_solver_bodies *bodies, bool warm_start,
+vx_status vx_contact_solver_solve_velocities(vx_contact_solver *s, vx_body_set *bodies, bool warm_start,
                                              int iterations);
 /* config->position_iterations non-linear Gauss-Seidel passes on the poses
  * (after integration): separations from the body-frame anchors, correction
  * clamp(percent (sep + slop), -max_correction, 0). Velocities unchanged. */
-void vx_contact_solver_solve_positions(vx_contact_solver *s, vx_solver_bodies *bodies,
+void vx_contact_solver_solve_positions(vx_contact_solver *s, vx_body_set *bodies,
                                        const vx_physics_config *config);
 /* Writes the solved impulses as the cache for the next substep or step.
  * Store and report split the constraints between s->pool's threads; their
  * output is the same bytes for any split (contact_report.c). */
-vx_status vx_contact_solver_store(const vx_contact_solver *s, const vx_solver_bodies *bodies,
+vx_status vx_contact_solver_store(const vx_contact_solver *s, const vx_body_set *bodies,
                                   vx_contact_cache *cache);
 /* Appends the points to report (not cleared) with the poses of the end of the
  * substep: every point with depth > 0 or a normal impulse > 0, in pair then
  * feature order. */
-vx_status vx_contact_solver_report(const vx_contact_solver *s, const vx_solver_bodies *bodies,
+vx_status vx_contact_solver_report(const vx_contact_solver *s, const vx_body_set *bodies,
                                    vx_contact_list *report);
 
 /* The substepped solve (substeps > 1, contact_substep.c): detection and
@@ -197,28 +197,28 @@ vx_status vx_contact_solver_report(const vx_contact_solver *s, const vx_solver_b
  * separations re-estimated from the current poses, iterations, and the sum
  * of the impulses; end copies the impulses of the last substep back to the
  * rows (for the cache). VX_ERR_NOMEM from begin if the arrays cannot grow. */
-vx_status vx_contact_substep_begin(vx_contact_solver *s, const vx_solver_bodies *bodies);
-void vx_contact_substep_solve(vx_contact_solver *s, vx_solver_bodies *bodies, float h, int iterations,
+vx_status vx_contact_substep_begin(vx_contact_solver *s, const vx_body_set *bodies);
+void vx_contact_substep_solve(vx_contact_solver *s, vx_body_set *bodies, float h, int iterations,
                               const vx_physics_config *config);
 /* After the substep's positions: iterations passes without the push-out
  * (only the speculative targets, from the new poses), which take back the
  * velocity the push-out gave; the impulses are summed for the report.
  * The separations found here serve the next substep's solve unless the
  * position passes move a body in between. */
-void vx_contact_substep_relax(vx_contact_solver *s, vx_solver_bodies *bodies, float h, int iterations);
-void vx_contact_substep_end(vx_contact_solver *s, const vx_solver_bodies *bodies);
+void vx_contact_substep_relax(vx_contact_solver *s, vx_body_set *bodies, float h, int iterations);
+void vx_contact_substep_end(vx_contact_solver *s, const vx_body_set *bodies);
 /* After the cache is stored: restitution once per step (Box2D v3's scheme):
  * a point that approached faster than config->restitution_threshold at the
  * step's start and was pushed leaves at e times that speed; then the rows
  * carry the summed impulses, for vx_contact_solver_report. */
-void vx_contact_substep_finish(vx_contact_solver *s, vx_solver_bodies *bodies, const vx_physics_config *config);
+void vx_contact_substep_finish(vx_contact_solver *s, vx_body_set *bodies, const vx_physics_config *config);
 
 /* Shared with contact_substep.c and contact_solver.c (contact_pack.c): the
  * solve order and the packed constraints and velocities in that order (the
  * rows are solved where prepare wrote them), and the velocities of the
  * bodies the solver moves copied back. */
-vx_status vx_contact_solver_pack(vx_contact_solver *s, const vx_solver_bodies *bodies);
-void vx_contact_solver_unpack(const vx_contact_solver *s, vx_solver_bodies *bodies);
+vx_status vx_contact_solver_pack(vx_contact_solver *s, const vx_body_set *bodies);
+void vx_contact_solver_unpack(const vx_contact_solver *s, vx_body_set *bodies);
 /* The SIMD blocks of an order in lanes (colors.lanes; contact_pack.c):
  * room for one per unit of two or more constraints, units [begin, end)
  * loaded from the rows (targets and accumulated impulses), and their

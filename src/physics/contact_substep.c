@@ -41,7 +41,7 @@ static void load_blocks_range(void *arg, size_t begin, size_t end) { vx_contact_
 
 typedef struct {
     vx_contact_solver *s;
-    const vx_solver_bodies *bodies;
+    const vx_body_set *bodies;
 } begin_job;
 
 static void start_x_range(void *arg, size_t begin, size_t end)
@@ -77,7 +77,7 @@ static void start_points_range(void *arg, size_t begin, size_t end)
     }
 }
 
-vx_status vx_contact_substep_begin(vx_contact_solver *s, const vx_solver_bodies *bodies)
+vx_status vx_contact_substep_begin(vx_contact_solver *s, const vx_body_set *bodies)
 {
     vx_status st = VX_OK;
     VX_RESERVE(st, s->substep_points, s->substep_point_capacity, s->point_count, 64u);
@@ -97,7 +97,7 @@ vx_status vx_contact_substep_begin(vx_contact_solver *s, const vx_solver_bodies 
 
 /* The separations of constraint i's points from the poses now (kept in
  * sep). */
-static void find_separations(vx_contact_solver *s, const vx_solver_bodies *bodies, size_t i)
+static void find_separations(vx_contact_solver *s, const vx_body_set *bodies, size_t i)
 {
     const vx_contact_hot_constraint *c = &s->hot[i];
     const vx_body_pose *pa = &bodies->pose[c->a];
@@ -129,7 +129,7 @@ static inline float target(float sep, float inv_h, bool push, float bias_rate, b
     return 0.0f;
 }
 
-static void update_targets(vx_contact_solver *s, const vx_solver_bodies *bodies, size_t i, float inv_h, bool push,
+static void update_targets(vx_contact_solver *s, const vx_body_set *bodies, size_t i, float inv_h, bool push,
                            float bias_rate)
 {
     if (!s->separations_current) find_separations(s, bodies, i);
@@ -144,7 +144,7 @@ static void update_targets(vx_contact_solver *s, const vx_solver_bodies *bodies,
 
 typedef struct {
     vx_contact_solver *s;
-    vx_solver_bodies *bodies;
+    vx_body_set *bodies;
     bool warm_starting;
     float inv_h, bias_rate;
     float mass_scale, impulse_scale;
@@ -173,7 +173,7 @@ static void store_velocity_range(void *arg, size_t begin, size_t end)
 
 /* Constraint i's pushing targets, and its accumulated impulses applied
  * again (cleared without warm starting). */
-static void warm_start(vx_contact_solver *s, const vx_solver_bodies *bodies, size_t i, bool warm_starting,
+static void warm_start(vx_contact_solver *s, const vx_body_set *bodies, size_t i, bool warm_starting,
                        float inv_h, float bias_rate)
 {
     vx_contact_hot_velocity *vel = s->hot_velocity;
@@ -236,7 +236,7 @@ static void add_totals_range(void *arg, size_t unit_begin, size_t unit_end)
 /* An order in lanes: unit u's targets from the poses now (as
  * update_targets), straight into its block (the rows' targets are left as
  * they are: the block is what is solved). */
-static void set_block_targets(vx_contact_solver *s, const vx_solver_bodies *bodies, size_t u, float inv_h, bool push,
+static void set_block_targets(vx_contact_solver *s, const vx_body_set *bodies, size_t u, float inv_h, bool push,
                               float bias_rate)
 {
     size_t first = s->colors.unit_start[u], stop = s->colors.unit_start[u + 1u];
@@ -292,7 +292,7 @@ static float solve_range(void *arg, size_t unit_begin, size_t unit_end, int pass
     return 0.0f;
 }
 
-void vx_contact_substep_solve(vx_contact_solver *s, vx_solver_bodies *bodies, float h, int iterations,
+void vx_contact_substep_solve(vx_contact_solver *s, vx_body_set *bodies, float h, int iterations,
                               const vx_physics_config *config)
 {
     float hertz = fminf(VX_SUBSTEP_CONTACT_HERTZ, 0.25f / h);
@@ -342,7 +342,7 @@ static float relax_range(void *arg, size_t unit_begin, size_t unit_end, int pass
     return 0.0f;
 }
 
-void vx_contact_substep_relax(vx_contact_solver *s, vx_solver_bodies *bodies, float h, int iterations)
+void vx_contact_substep_relax(vx_contact_solver *s, vx_body_set *bodies, float h, int iterations)
 {
     substep_job job = {s, bodies, false, 1.0f / h, 0.0f, 1.0f, 0.0f, iterations, s->passes};
     vx_parallel_for(s->pool, bodies->count, load_velocity_range, &job);
@@ -354,7 +354,7 @@ void vx_contact_substep_relax(vx_contact_solver *s, vx_solver_bodies *bodies, fl
     vx_parallel_for(s->pool, bodies->count, store_velocity_range, &job);
 }
 
-void vx_contact_substep_end(vx_contact_solver *s, const vx_solver_bodies *bodies)
+void vx_contact_substep_end(vx_contact_solver *s, const vx_body_set *bodies)
 {
     (void)bodies;
     if (s->colors.lanes) vx_contact_solver_store_all_blocks(s);
@@ -373,7 +373,7 @@ static void summed_impulses_range(void *arg, size_t begin, size_t end)
     }
 }
 
-void vx_contact_substep_finish(vx_contact_solver *s, vx_solver_bodies *bodies, const vx_physics_config *config)
+void vx_contact_substep_finish(vx_contact_solver *s, vx_body_set *bodies, const vx_physics_config *config)
 {
     /* the bounces, one after the other in pair order (they change the
      * velocities the next ones see) */

@@ -241,7 +241,7 @@ static float velocity_range(void *arg, size_t unit_begin, size_t unit_end, int p
     return 0.0f;
 }
 
-vx_status vx_contact_solver_solve_velocities(vx_contact_solver *s, vx_solver_bodies *bodies, bool warm_start,
+vx_status vx_contact_solver_solve_velocities(vx_contact_solver *s, vx_body_set *bodies, bool warm_start,
                                              int iterations)
 {
     vx_status st = vx_contact_solver_pack(s, bodies);

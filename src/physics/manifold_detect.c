@@ -37,7 +37,7 @@ void vx_manifold_detector_free(vx_manifold_detector *d)
 }
 
 /* How far any surface point of the body can move in h. */
-static float sweep(const vx_solver_bodies *bodies, size_t i, float h)
+static float sweep(const vx_body_set *bodies, size_t i, float h)
 {
     const vx_body_velocity *vel = &bodies->velocity[i];
     return h * (vx_vec3_length(vel->v) + vx_vec3_length(vel->w) * bodies->info[i].sweep_radius);
@@ -50,7 +50,7 @@ static float sanitize_distance(float speculative_distance)
     return speculative_distance > 0.0f ? speculative_distance : 0.0f;
 }
 
-vx_aabb vx_manifold_detect_bounds(const vx_solver_bodies *bodies, size_t i, float speculative_distance, float h)
+vx_aabb vx_manifold_detect_bounds(const vx_body_set *bodies, size_t i, float speculative_distance, float h)
 {
     const vx_body_info *info = &bodies->info[i];
     const vx_body_pose *pose = &bodies->pose[i];
@@ -147,7 +147,7 @@ static bool collide_shapes(const vx_collider *ca, const vx_transform *ta, const 
     return true;
 }
 
-bool vx_manifold_detect_pair(const vx_solver_bodies *bodies, uint32_t a, uint32_t b, float speculative_distance,
+bool vx_manifold_detect_pair(const vx_body_set *bodies, uint32_t a, uint32_t b, float speculative_distance,
                              float h, vx_pair_manifold *out)
 {
     const vx_body_info *ia = &bodies->info[a];
@@ -173,7 +173,7 @@ enum { MEMO_NONE = 0, MEMO_NEW = 1, MEMO_REUSED = 2 };
 
 typedef struct {
     vx_manifold_detector *d;
-    const vx_solver_bodies *bodies;
+    const vx_body_set *bodies;
     const vx_broadphase_pair_list *pairs;
     float speculative_distance, h;
     bool reuse;
@@ -185,7 +185,7 @@ typedef struct {
 static void detect_one(detect_job *job, size_t p, size_t *cursor)
 {
     vx_manifold_detector *d = job->d;
-    const vx_solver_bodies *bodies = job->bodies;
+    const vx_body_set *bodies = job->bodies;
     uint32_t a = job->pairs->items[p].a;
     uint32_t b = job->pairs->items[p].b;
     d->memo_state[p] = MEMO_NONE;
@@ -229,7 +229,7 @@ static void detect_range(void *arg, size_t begin, size_t end)
     for (size_t p = begin; p < end; p++) detect_one(job, p, &cursor);
 }
 
-vx_status vx_manifold_detect(vx_manifold_detector *d, const vx_solver_bodies *bodies,
+vx_status vx_manifold_detect(vx_manifold_detector *d, const vx_body_set *bodies,
                              const vx_broadphase_pair_list *pairs, float speculative_distance, float h, bool reuse,
                              vx_thread_pool *pool)
 {

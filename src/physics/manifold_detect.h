@@ -13,7 +13,7 @@
 #include "common/thread_pool.h"
 #include "physics/broadphase.h"
 #include "physics/manifold_reuse.h"
-#include "physics/solver_body.h"
+#include "physics/body_set.h"
 #include "voltex/collide.h"
 #include "voltex/physics.h"
 
@@ -21,7 +21,7 @@
  * index, the manifold's normal points from a to b and its points are sorted
  * by feature id. */
 typedef struct {
-    uint32_t a;  /* body slots in vx_solver_bodies */
+    uint32_t a;  /* body slots in vx_body_set */
     uint32_t b;
     bool sensor; /* either collider is a sensor: reported, never pushed */
     vx_manifold manifold;
@@ -57,14 +57,14 @@ void vx_manifold_detector_free(vx_manifold_detector *d);
 /* The box body slot i (which has a collider) is entered into the broad phase
  * with for a substep of h: its bounds grown so that every pair the narrow
  * phase below could find is a pair of overlapping boxes. */
-vx_aabb vx_manifold_detect_bounds(const vx_solver_bodies *bodies, size_t i, float speculative_distance, float h);
+vx_aabb vx_manifold_detect_bounds(const vx_body_set *bodies, size_t i, float speculative_distance, float h);
 
 /* The narrow phase of body slots a and b (a's entity index the lower): true
  * and *out filled (a, b, sensor, manifold sorted by feature) when their
  * shapes are closer than speculative_distance plus what their relative
  * motion can close in h (so bodies up to that fast are stopped at the
  * surface). */
-bool vx_manifold_detect_pair(const vx_solver_bodies *bodies, uint32_t a, uint32_t b, float speculative_distance,
+bool vx_manifold_detect_pair(const vx_body_set *bodies, uint32_t a, uint32_t b, float speculative_distance,
                              float h, vx_pair_manifold *out);
 
 /* Finds the manifolds of the bodies' current poses for the broad phase's
@@ -74,7 +74,7 @@ bool vx_manifold_detect_pair(const vx_solver_bodies *bodies, uint32_t a, uint32_
  * it again without a narrow phase, and the manifolds found that can serve
  * later are kept; without, nothing is kept. The pairs are split between
  * the pool's threads (NULL: one); the result does not depend on the split. */
-vx_status vx_manifold_detect(vx_manifold_detector *d, const vx_solver_bodies *bodies,
+vx_status vx_manifold_detect(vx_manifold_detector *d, const vx_body_set *bodies,
                              const vx_broadphase_pair_list *pairs, float speculative_distance, float h, bool reuse,
                              vx_thread_pool *pool);
 

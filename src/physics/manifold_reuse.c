@@ -20,7 +20,7 @@ static void relative_pose(const vx_body_pose *pa, const vx_body_pose *pb, vx_vec
     *turn = vx_quat_mul(vx_quat_conjugate(pa->q), pb->q);
 }
 
-bool vx_manifold_memo_make(const vx_solver_bodies *bodies, uint32_t a, uint32_t b, const vx_manifold *m,
+bool vx_manifold_memo_make(const vx_body_set *bodies, uint32_t a, uint32_t b, const vx_manifold *m,
                            vx_manifold_memo *out)
 {
     if (m->count <= 0 || m->count > VX_MANIFOLD_MAX_POINTS) return false;
@@ -46,7 +46,7 @@ bool vx_manifold_memo_make(const vx_solver_bodies *bodies, uint32_t a, uint32_t 
     return true;
 }
 
-bool vx_manifold_memo_reuse(const vx_manifold_memo *memo, const vx_solver_bodies *bodies, uint32_t a, uint32_t b,
+bool vx_manifold_memo_reuse(const vx_manifold_memo *memo, const vx_body_set *bodies, uint32_t a, uint32_t b,
                             vx_manifold *out)
 {
     const vx_body_info *ia = &bodies->info[a], *ib = &bodies->info[b];

@@ -31,7 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "physics/solver_body.h"
+#include "physics/body_set.h"
 #include "voltex/collide.h"
 #include "voltex/ecs.h"
 
@@ -54,13 +54,13 @@ typedef struct {
 /* The memo of manifold m (normal from a to b) found at the bodies' current
  * poses; false (and *out unspecified) when m is not kept: some point does
  * not touch. */
-bool vx_manifold_memo_make(const vx_solver_bodies *bodies, uint32_t a, uint32_t b, const vx_manifold *m,
+bool vx_manifold_memo_make(const vx_body_set *bodies, uint32_t a, uint32_t b, const vx_manifold *m,
                            vx_manifold_memo *out);
 
 /* The manifold of the memo at the bodies' current poses, when it still
  * serves (the same entities and shapes, the pose within the limits): true
  * and *out filled; false otherwise (*out untouched). */
-bool vx_manifold_memo_reuse(const vx_manifold_memo *memo, const vx_solver_bodies *bodies, uint32_t a, uint32_t b,
+bool vx_manifold_memo_reuse(const vx_manifold_memo *memo, const vx_body_set *bodies, uint32_t a, uint32_t b,
                             vx_manifold *out);
 
 /* The first memo of memos[0 .. count) (sorted by (a.index, b.index)) not

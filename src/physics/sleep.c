@@ -72,7 +72,7 @@ static bool slot_of(const vx_sleep_state *s, uint32_t index, uint32_t generation
     return true;
 }
 
-static bool is_moving_kinematic(const vx_solver_bodies *bodies, size_t i)
+static bool is_moving_kinematic(const vx_body_set *bodies, size_t i)
 {
     const vx_body_velocity *v = &bodies->velocity[i];
     return bodies->info[i].motion == VX_MOTION_KINEMATIC &&
@@ -81,7 +81,7 @@ static bool is_moving_kinematic(const vx_solver_bodies *bodies, size_t i)
 }
 
 /* Awake and dynamic, or kinematic and moving: a body that can wake others. */
-static bool is_active(const vx_solver_bodies *bodies, size_t i)
+static bool is_active(const vx_body_set *bodies, size_t i)
 {
     const vx_body_info *info = &bodies->info[i];
     if (info->motion == VX_MOTION_DYNAMIC) return !info->asleep;
@@ -89,7 +89,7 @@ static bool is_active(const vx_solver_bodies *bodies, size_t i)
 }
 
 /* A pair nobody collides while it sleeps. */
-static bool is_frozen(const vx_solver_bodies *bodies, uint32_t a, uint32_t b)
+static bool is_frozen(const vx_body_set *bodies, uint32_t a, uint32_t b)
 {
     return (bodies->info[a].asleep || bodies->info[b].asleep) && !is_active(bodies, a) && !is_active(bodies, b);
 }
@@ -98,7 +98,7 @@ static bool is_frozen(const vx_solver_bodies *bodies, uint32_t a, uint32_t b)
  * (the step copies the flags into the bodies afterwards); otherwise the
  * bodies gathered this step wake too, catching up with a substep of h when
  * h > 0 (a wake between substeps only clears their flags). */
-static void wake_island(vx_sleep_state *s, vx_solver_bodies *bodies, uint32_t index, float h)
+static void wake_island(vx_sleep_state *s, vx_body_set *bodies, uint32_t index, float h)
 {
     uint32_t e = s->records[index].island;
     while (e != VX_SLEEP_NONE) {
@@ -110,7 +110,7 @@ static void wake_island(vx_sleep_state *s, vx_solver_bodies *bodies, uint32_t in
         s->asleep_count--;
         if (bodies && r->seen == s->step) {
             if (h > 0.0f)
-                vx_solver_bodies_wake(bodies, r->slot, h);
+                vx_body_set_wake(bodies, r->slot, h);
             else
                 bodies->info[r->slot].asleep = false;
         }
@@ -118,25 +118,25 @@ static void wake_island(vx_sleep_state *s, vx_solver_bodies *bodies, uint32_t in
     }
 }
 
-static void wake_all(vx_sleep_state *s, vx_solver_bodies *bodies)
+static void wake_all(vx_sleep_state *s, vx_body_set *bodies)
 {
     for (uint32_t i = 0; i < s->record_capacity && s->asleep_count > 0; i++)
         if (s->records[i].asleep) wake_island(s, bodies, i, 0.0f);
 }
 
-void vx_sleep_wake_all(vx_sleep_state *s, vx_solver_bodies *bodies) { wake_all(s, bodies); }
+void vx_sleep_wake_all(vx_sleep_state *s, vx_body_set *bodies) { wake_all(s, bodies); }
 
 static bool is_zero(vx_vec3 v) { return v.x == 0.0f && v.y == 0.0f && v.z == 0.0f; }
 
 /* What the world holds of a sleeping body is what it fell asleep with. */
-static bool unchanged_from_outside(const vx_sleep_record *r, const vx_solver_bodies *bodies, size_t i)
+static bool unchanged_from_outside(const vx_sleep_record *r, const vx_body_set *bodies, size_t i)
 {
     const vx_body_info *info = &bodies->info[i];
     return info->motion == VX_MOTION_DYNAMIC && info->rigidbody->can_sleep && vx_body_pose_equal(&r->pose, &bodies->pose[i]) &&
            is_zero(bodies->velocity[i].v) && is_zero(bodies->velocity[i].w) && is_zero(info->rigidbody->angular_velocity);
 }
 
-vx_status vx_sleep_begin_step(vx_sleep_state *s, vx_solver_bodies *bodies, const vx_physics_config *config)
+vx_status vx_sleep_begin_step(vx_sleep_state *s, vx_body_set *bodies, const vx_physics_config *config)
 {
     uint32_t now = ++s->step;
     if (now == 0u) now = ++s->step; /* seen == 0 means never */
@@ -174,7 +174,7 @@ vx_status vx_sleep_begin_step(vx_sleep_state *s, vx_solver_bodies *bodies, const
     return VX_OK;
 }
 
-void vx_sleep_wake_touched(vx_sleep_state *s, vx_solver_bodies *bodies, vx_broadphase_pair_list *pairs,
+void vx_sleep_wake_touched(vx_sleep_state *s, vx_body_set *bodies, vx_broadphase_pair_list *pairs,
                            float speculative_distance, float h)
 {
     if (s->asleep_count == 0) return;
@@ -209,13 +209,13 @@ void vx_sleep_wake_touched(vx_sleep_state *s, vx_solver_bodies *bodies, vx_broad
  * report. */
 typedef struct {
     const vx_sleep_state *sleep;
-    const vx_solver_bodies *bodies;
+    const vx_body_set *bodies;
     uint32_t a_index, a_generation, b_index, b_generation;
     bool known;
     bool frozen;
 } frozen_memo;
 
-static frozen_memo frozen_memo_make(const vx_sleep_state *s, const vx_solver_bodies *bodies)
+static frozen_memo frozen_memo_make(const vx_sleep_state *s, const vx_body_set *bodies)
 {
     frozen_memo m;
     memset(&m, 0, sizeof m);
@@ -246,7 +246,7 @@ static bool entry_is_frozen(const vx_contact_cache_entry *e, void *context)
     return pair_is_frozen(context, e->a_index, e->a_generation, e->b_index, e->b_generation);
 }
 
-vx_status vx_sleep_stash_cache(vx_sleep_state *s, const vx_solver_bodies *bodies, vx_contact_cache *cache)
+vx_status vx_sleep_stash_cache(vx_sleep_state *s, const vx_body_set *bodies, vx_contact_cache *cache)
 {
     s->stash.count = 0;
     if (s->asleep_count == 0) return VX_OK;
@@ -271,7 +271,7 @@ static bool row_is_frozen(frozen_memo *m, const vx_contact *c)
 /* report += the points kept from the last report whose pairs were frozen in
  * this step (not collided: a sleeping contact is reported as it was), in
  * order. */
-static vx_status carry_frozen_points(vx_sleep_state *s, const vx_solver_bodies *bodies, vx_contact_list *report)
+static vx_status carry_frozen_points(vx_sleep_state *s, const vx_body_set *bodies, vx_contact_list *report)
 {
     const vx_contact_list *kept = &s->last_report;
     frozen_memo m = frozen_memo_make(s, bodies);
@@ -319,7 +319,7 @@ static vx_status keep_sleeping_points(vx_sleep_state *s, const vx_contact_list *
 
 static bool is_awake_dynamic(const vx_body_info *info) { return info->motion == VX_MOTION_DYNAMIC && !info->asleep; }
 
-static void update_still_times(vx_sleep_state *s, const vx_solver_bodies *bodies, float dt)
+static void update_still_times(vx_sleep_state *s, const vx_body_set *bodies, float dt)
 {
     const float lin2 = VX_SLEEP_LINEAR_SPEED * VX_SLEEP_LINEAR_SPEED;
     const float ang2 = VX_SLEEP_ANGULAR_SPEED * VX_SLEEP_ANGULAR_SPEED;
@@ -335,7 +335,7 @@ static void update_still_times(vx_sleep_state *s, const vx_solver_bodies *bodies
 
 /* Islands of the touching points of report; a dynamic body pushed by a
  * moving kinematic one is not still. */
-static void link_islands(vx_sleep_state *s, const vx_solver_bodies *bodies, const vx_contact_list *report)
+static void link_islands(vx_sleep_state *s, const vx_body_set *bodies, const vx_contact_list *report)
 {
     for (size_t i = 0; i < bodies->count; i++) s->parent[i] = (uint32_t)i;
     for (size_t k = 0; k < report->count; k++) {
@@ -361,7 +361,7 @@ static void link_islands(vx_sleep_state *s, const vx_solver_bodies *bodies, cons
     }
 }
 
-static void fall_asleep(vx_sleep_state *s, vx_solver_bodies *bodies)
+static void fall_asleep(vx_sleep_state *s, vx_body_set *bodies)
 {
     for (size_t i = 0; i < bodies->count; i++) {
         s->island_time[i] = FLT_MAX;
@@ -393,7 +393,7 @@ static void fall_asleep(vx_sleep_state *s, vx_solver_bodies *bodies)
     }
 }
 
-static size_t count_awake(const vx_sleep_state *s, const vx_solver_bodies *bodies, bool sleeping)
+static size_t count_awake(const vx_sleep_state *s, const vx_body_set *bodies, bool sleeping)
 {
     size_t n = 0;
     for (size_t i = 0; i < bodies->count; i++) {
@@ -404,7 +404,7 @@ static size_t count_awake(const vx_sleep_state *s, const vx_solver_bodies *bodie
     return n;
 }
 
-vx_status vx_sleep_end_step(vx_sleep_state *s, vx_solver_bodies *bodies, const vx_physics_config *config,
+vx_status vx_sleep_end_step(vx_sleep_state *s, vx_body_set *bodies, const vx_physics_config *config,
                             vx_contact_list *report)
 {
     if (!config->sleeping) {

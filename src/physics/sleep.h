@@ -41,7 +41,7 @@
 
 #include "physics/broadphase.h"
 #include "physics/contact_cache.h"
-#include "physics/solver_body.h"
+#include "physics/body_set.h"
 #include "voltex/physics.h"
 
 /* m/s: a body slower than this counts as still (Box2D v3's sleep threshold). */
@@ -89,27 +89,27 @@ void vx_sleep_free(vx_sleep_state *s);
 /* After the gather: records of new, changed and gone entities, wakes for
  * changes from outside, then every body's asleep flag (all false when
  * config->sleeping is off, which wakes everything). */
-vx_status vx_sleep_begin_step(vx_sleep_state *s, vx_solver_bodies *bodies, const vx_physics_config *config);
+vx_status vx_sleep_begin_step(vx_sleep_state *s, vx_body_set *bodies, const vx_physics_config *config);
 
 /* At the start of the step (after vx_sleep_begin_step): every island wakes
  * (a static body they may rest on was moved by the world). */
-void vx_sleep_wake_all(vx_sleep_state *s, vx_solver_bodies *bodies);
+void vx_sleep_wake_all(vx_sleep_state *s, vx_body_set *bodies);
 
 /* Per substep, between the broad and the narrow phase: the wake pass over
  * pairs (body slots), then pairs loses the frozen pairs. Woken bodies catch
  * up with the substep's velocity stage over h. */
-void vx_sleep_wake_touched(vx_sleep_state *s, vx_solver_bodies *bodies, vx_broadphase_pair_list *pairs,
+void vx_sleep_wake_touched(vx_sleep_state *s, vx_body_set *bodies, vx_broadphase_pair_list *pairs,
                            float speculative_distance, float h);
 
 /* Around the solver's store of the cache: stash takes the frozen pairs'
  * entries out, unstash merges them back. */
-vx_status vx_sleep_stash_cache(vx_sleep_state *s, const vx_solver_bodies *bodies, vx_contact_cache *cache);
+vx_status vx_sleep_stash_cache(vx_sleep_state *s, const vx_body_set *bodies, vx_contact_cache *cache);
 vx_status vx_sleep_unstash_cache(vx_sleep_state *s, vx_contact_cache *cache);
 
 /* At the end of the step, before the scatter: the frozen pairs' points of
  * the last report join report (sorted), then still times, islands, and the
  * islands that fall asleep (their velocities set to 0 for the scatter). */
-vx_status vx_sleep_end_step(vx_sleep_state *s, vx_solver_bodies *bodies, const vx_physics_config *config,
+vx_status vx_sleep_end_step(vx_sleep_state *s, vx_body_set *bodies, const vx_physics_config *config,
                             vx_contact_list *report);
 
 #endif

@@ -39,14 +39,14 @@
 #include "physics/contact_solver.h"
 #include "physics/manifold_detect.h"
 #include "physics/sleep.h"
-#include "physics/solver_body.h"
+#include "physics/body_set.h"
 #include "physics/step_counts.h"
 #include "physics/step_tuning.h"
 #include "physics/thread_choice.h"
 #include "voltex/physics.h"
 
 struct vx_step_state {
-    vx_solver_bodies bodies;
+    vx_body_set bodies;
     vx_body_broadphase broadphase;
     vx_sleep_state sleep;
     vx_manifold_detector detector;
@@ -111,7 +111,7 @@ vx_physics_stage_times vx_physics_stage_times_last(const vx_physics_scratch *scr
 void vx_physics_scratch_free(vx_physics_scratch *s)
 {
     if (s->state) {
-        vx_solver_bodies_free(&s->state->bodies);
+        vx_body_set_free(&s->state->bodies);
         vx_body_broadphase_free(&s->state->broadphase);
         vx_sleep_free(&s->state->sleep);
         vx_manifold_detector_free(&s->state->detector);
@@ -129,7 +129,7 @@ static vx_status ensure_state(vx_physics_scratch *scratch)
     if (scratch->state) return VX_OK;
     struct vx_step_state *st = calloc(1u, sizeof *st);
     if (!st) return VX_ERR_NOMEM;
-    vx_solver_bodies_init(&st->bodies);
+    vx_body_set_init(&st->bodies);
     vx_body_broadphase_init(&st->broadphase);
     vx_sleep_init(&st->sleep);
     vx_manifold_detector_init(&st->detector);
@@ -184,9 +184,9 @@ static vx_status ensure_pool(struct vx_step_state *st, int threads)
 static vx_status detect_and_prepare(struct vx_step_state *st, const vx_physics_config *config, float h,
                                     float lookahead, vx_broadphase_pair_list **pairs_out)
 {
-    vx_solver_bodies *bodies = &st->bodies;
+    vx_body_set *bodies = &st->bodies;
     lap(st, STAGE_OTHER);
-    vx_solver_bodies_integrate_velocities(bodies, h, st->active);
+    vx_body_set_integrate_velocities(bodies, h, st->active);
     lap(st, STAGE_INTEGRATE);
 
     vx_status s = vx_body_broadphase_find_pairs(&st->broadphase, bodies, config->speculative_distance, lookahead);
@@ -220,7 +220,7 @@ static vx_status store_cache(struct vx_step_state *st)
 static vx_status substep(struct vx_step_state *st, const vx_physics_config *config, float h,
                          vx_contact_list *points)
 {
-    vx_solver_bodies *bodies = &st->bodies;
+    vx_body_set *bodies = &st->bodies;
     vx_broadphase_pair_list *pairs = NULL;
     vx_status s = detect_and_prepare(st, config, h, h, &pairs);
     if (s != VX_OK) return s;
@@ -228,7 +228,7 @@ static vx_status substep(struct vx_step_state *st, const vx_physics_config *conf
     if (s != VX_OK) return s;
     lap(st, STAGE_SOLVER);
 
-    vx_solver_bodies_integrate_positions(bodies, h, st->active);
+    vx_body_set_integrate_positions(bodies, h, st->active);
     lap(st, STAGE_INTEGRATE);
     /* fast bodies that the solve set turning stop where they first touch (ccd.h) */
     s = vx_ccd_limit_motion(&st->ccd, bodies, pairs, config->speculative_distance, h, st->active);
@@ -252,7 +252,7 @@ static vx_status substep(struct vx_step_state *st, const vx_physics_config *conf
 static vx_status substepped(struct vx_step_state *st, const vx_physics_config *config, float h,
                             vx_contact_list *report)
 {
-    vx_solver_bodies *bodies = &st->bodies;
+    vx_body_set *bodies = &st->bodies;
     vx_broadphase_pair_list *pairs = NULL;
     vx_status s = detect_and_prepare(st, config, h, config->fixed_dt, &pairs);
     if (s == VX_OK) s = vx_contact_substep_begin(&st->solver, bodies);
@@ -261,12 +261,12 @@ static vx_status substepped(struct vx_step_state *st, const vx_physics_config *c
 
     for (int k = 0; k < config->substeps; k++) {
         if (k > 0) {
-            vx_solver_bodies_integrate_velocities(bodies, h, st->active);
+            vx_body_set_integrate_velocities(bodies, h, st->active);
             lap(st, STAGE_INTEGRATE);
         }
         vx_contact_substep_solve(&st->solver, bodies, h, config->iterations, config);
         lap(st, STAGE_SOLVER);
-        vx_solver_bodies_integrate_positions(bodies, h, st->active);
+        vx_body_set_integrate_positions(bodies, h, st->active);
         lap(st, STAGE_INTEGRATE);
         s = vx_ccd_limit_motion(&st->ccd, bodies, pairs, config->speculative_distance, h, st->active);
         if (s != VX_OK) return s;
@@ -306,7 +306,7 @@ vx_status vx_physics_step(vx_world *world, const vx_physics_config *config, vx_p
     state->solver.reuse_separations = state->tuning.reuse_separations;
     state->broadphase.pool = state->active;
     state->solver.colored = config->order == VX_SOLVER_ORDER_COLORED;
-    st = vx_solver_bodies_gather(&state->bodies, world, config->gravity, state->active);
+    st = vx_body_set_gather(&state->bodies, world, config->gravity, state->active);
     if (st != VX_OK) return st;
     memset(&state->counts, 0, sizeof state->counts);
     uint64_t flow_runs = state->solver.flow.runs;
@@ -333,7 +333,7 @@ vx_status vx_physics_step(vx_world *world, const vx_physics_config *config, vx_p
         vx_contact_list_clear(report);
         return st;
     }
-    vx_solver_bodies_scatter(&state->bodies, state->active);
+    vx_body_set_scatter(&state->bodies, state->active);
     lap(state, STAGE_OTHER);
     if (state->pool) vx_thread_choice_end(&state->choice, monotonic_seconds() - step_start);
     state->counts.bodies = state->bodies.count;

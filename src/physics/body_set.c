@@ -1,12 +1,13 @@
-/* Gather the world's bodies into the step's arrays and scatter them back.
- * See solver_body.h. */
-#include "physics/solver_body.h"
-#include "common/array.h"
-#include "common/parallel.h"
+/* The step's bodies (body_set.h): gathered from the world and scattered back,
+ * and integrated with semi-implicit Euler, velocities first (before the
+ * contact solver), positions after it. */
+#include "physics/body_set.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/array.h"
+#include "common/parallel.h"
 #include "voltex/rotation.h"
 
 /* One entity found by the gather's query, before ordering. */
@@ -17,19 +18,19 @@ typedef struct {
     vx_rigidbody *rigidbody;
 } gather_record;
 
-void vx_solver_bodies_init(vx_solver_bodies *b) { memset(b, 0, sizeof *b); }
+void vx_body_set_init(vx_body_set *b) { memset(b, 0, sizeof *b); }
 
-void vx_solver_bodies_free(vx_solver_bodies *b)
+void vx_body_set_free(vx_body_set *b)
 {
     free(b->velocity);
     free(b->pose);
     free(b->mass);
     free(b->info);
     free(b->records);
-    vx_solver_bodies_init(b);
+    vx_body_set_init(b);
 }
 
-static vx_status reserve_bodies(vx_solver_bodies *b, size_t n)
+static vx_status reserve_bodies(vx_body_set *b, size_t n)
 {
     if (n <= b->capacity) return VX_OK;
     size_t cap;
@@ -42,7 +43,7 @@ static vx_status reserve_bodies(vx_solver_bodies *b, size_t n)
     return s;
 }
 
-static vx_status push_record(vx_solver_bodies *b, size_t count, const gather_record *r)
+static vx_status push_record(vx_body_set *b, size_t count, const gather_record *r)
 {
     if (count == b->record_capacity) {
         size_t cap = b->record_capacity ? b->record_capacity * 2u : 16u;
@@ -88,7 +89,7 @@ static float shape_sweep_radius(const vx_collider *c)
 
 static float safe_inverse(float x) { return x > 0.0f ? 1.0f / x : 0.0f; }
 
-static void fill_body(vx_solver_bodies *b, size_t slot, const gather_record *r, vx_vec3 gravity)
+static void fill_body(vx_body_set *b, size_t slot, const gather_record *r, vx_vec3 gravity)
 {
     vx_body_info *info = &b->info[slot];
     memset(info, 0, sizeof *info);
@@ -134,7 +135,7 @@ static void fill_body(vx_solver_bodies *b, size_t slot, const gather_record *r, 
 }
 
 typedef struct {
-    vx_solver_bodies *b;
+    vx_body_set *b;
     vx_vec3 gravity;
 } fill_job;
 
@@ -147,7 +148,7 @@ static void fill_range(void *arg, size_t begin, size_t end)
 
 /* The query over the world: the records of every entity with a transform
  * and a collider or a rigid body, sorted by entity index. */
-static vx_status find_records(vx_solver_bodies *b, vx_world *world)
+static vx_status find_records(vx_body_set *b, vx_world *world)
 {
     b->record_count = 0;
     b->records_layout = 0;
@@ -182,7 +183,7 @@ static vx_status find_records(vx_solver_bodies *b, vx_world *world)
     return VX_OK;
 }
 
-vx_status vx_solver_bodies_gather(vx_solver_bodies *b, vx_world *world, vx_vec3 gravity, vx_thread_pool *pool)
+vx_status vx_body_set_gather(vx_body_set *b, vx_world *world, vx_vec3 gravity, vx_thread_pool *pool)
 {
     b->count = 0;
     vx_status st = VX_OK;
@@ -198,12 +199,12 @@ vx_status vx_solver_bodies_gather(vx_solver_bodies *b, vx_world *world, vx_vec3 
 }
 
 typedef struct {
-    const vx_solver_bodies *b;
+    const vx_body_set *b;
 } scatter_job;
 
 static void scatter_range(void *arg, size_t begin, size_t end)
 {
-    const vx_solver_bodies *b = ((const scatter_job *)arg)->b;
+    const vx_body_set *b = ((const scatter_job *)arg)->b;
     for (size_t i = begin; i < end; i++) {
         const vx_body_info *info = &b->info[i];
         if (info->motion == VX_MOTION_STATIC || info->asleep) continue;
@@ -216,16 +217,86 @@ static void scatter_range(void *arg, size_t begin, size_t end)
 }
 
 /* Every body writes only its own components: split between the threads. */
-void vx_solver_bodies_scatter(const vx_solver_bodies *b, vx_thread_pool *pool)
+void vx_body_set_scatter(const vx_body_set *b, vx_thread_pool *pool)
 {
     scatter_job job = {b};
     vx_parallel_for(pool, b->count, scatter_range, &job);
 }
 
-void vx_solver_bodies_update_mass_of(vx_solver_bodies *b, size_t i)
+void vx_body_set_update_mass_of(vx_body_set *b, size_t i)
 {
     const vx_body_info *info = &b->info[i];
     if (info->motion != VX_MOTION_DYNAMIC || !info->rotates || !info->has_collider) return;
     b->mass[i].inv_inertia = vx_world_inverse_inertia(b->pose[i].q, info->inv_inertia);
 }
 
+/* 1 / (1 + h c): implicit damping, stable for any h and c >= 0 (Box2D). */
+static float damping_factor(float h, float c) { return 1.0f / (1.0f + h * c); }
+
+static void integrate_velocity(const vx_body_info *info, vx_body_velocity *vel, float h)
+{
+    /* The spec's step, operation for operation: v += (g * gravity_scale) * h. */
+    vel->v = vx_vec3_add(vel->v, vx_vec3_scale(info->gravity, h));
+    if (info->linear_damping > 0.0f) vel->v = vx_vec3_scale(vel->v, damping_factor(h, info->linear_damping));
+    if (info->angular_damping > 0.0f) vel->w = vx_vec3_scale(vel->w, damping_factor(h, info->angular_damping));
+}
+
+typedef struct {
+    vx_body_set *b;
+    float h;
+} integrate_job;
+
+/* Each body on its own: the split between threads changes nothing. */
+static void velocities_range(void *arg, size_t begin, size_t end)
+{
+    integrate_job *job = arg;
+    vx_body_set *b = job->b;
+    for (size_t i = begin; i < end; i++) {
+        const vx_body_info *info = &b->info[i];
+        if (info->motion != VX_MOTION_DYNAMIC || info->asleep) continue;
+        /* the world inverse inertia from this substep's orientation */
+        vx_body_set_update_mass_of(b, i);
+        integrate_velocity(info, &b->velocity[i], job->h);
+    }
+}
+
+void vx_body_set_integrate_velocities(vx_body_set *b, float h, vx_thread_pool *pool)
+{
+    integrate_job job = {b, h};
+    vx_parallel_for(pool, b->count, velocities_range, &job);
+}
+
+void vx_body_set_wake(vx_body_set *b, size_t i, float h)
+{
+    vx_body_info *info = &b->info[i];
+    if (!info->asleep) return;
+    info->asleep = false;
+    vx_body_set_update_mass_of(b, i);
+    if (info->motion == VX_MOTION_DYNAMIC) integrate_velocity(info, &b->velocity[i], h);
+}
+
+static void positions_range(void *arg, size_t begin, size_t end)
+{
+    integrate_job *job = arg;
+    vx_body_set *b = job->b;
+    float h = job->h;
+    for (size_t i = begin; i < end; i++) {
+        const vx_body_info *info = &b->info[i];
+        if (info->motion == VX_MOTION_STATIC || info->asleep) continue;
+        vx_body_pose *pose = &b->pose[i];
+        vx_body_velocity *vel = &b->velocity[i];
+        pose->x = vx_vec3_add(pose->x, vx_vec3_scale(vel->v, h));
+        if (!info->rotates) continue;
+        /* Torque-free rotation with the gyroscopic term, conserving |L| and
+         * energy. A kinematic body, or a dynamic one without a collider,
+         * has no inertia here: vx_rotation_integrate then turns it rigidly
+         * at w and leaves w as it is. Zero w leaves q bit for bit. */
+        vx_rotation_integrate(&pose->q, &vel->w, info->inertia, h);
+    }
+}
+
+void vx_body_set_integrate_positions(vx_body_set *b, float h, vx_thread_pool *pool)
+{
+    integrate_job job = {b, h};
+    vx_parallel_for(pool, b->count, positions_range, &job);
+}

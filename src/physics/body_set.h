@@ -7,8 +7,8 @@
  * hot they are: the velocities are read and written by every constraint row,
  * the poses by integration and the position passes, the rest is read once
  * per substep. */
-#ifndef VOLTEX_PHYSICS_SOLVER_BODY_H
-#define VOLTEX_PHYSICS_SOLVER_BODY_H
+#ifndef VOLTEX_PHYSICS_BODY_SET_H
+#define VOLTEX_PHYSICS_BODY_SET_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -84,41 +84,41 @@ typedef struct {
     size_t record_capacity;
     size_t record_count;
     uint64_t records_layout;
-} vx_solver_bodies;
+} vx_body_set;
 
-void vx_solver_bodies_init(vx_solver_bodies *b);
-void vx_solver_bodies_free(vx_solver_bodies *b);
+void vx_body_set_init(vx_body_set *b);
+void vx_body_set_free(vx_body_set *b);
 
 /* Fills b from the world (cleared first): every entity with a transform and
  * a collider or a rigid body, in entity index order. gravity is the config's.
  * The entities (and their component pointers) are looked up again only when
  * the world's layout changed since the last gather: a step of a world whose
  * entities stay the same reads the components through the pointers it has. */
-vx_status vx_solver_bodies_gather(vx_solver_bodies *b, vx_world *world, vx_vec3 gravity, vx_thread_pool *pool);
+vx_status vx_body_set_gather(vx_body_set *b, vx_world *world, vx_vec3 gravity, vx_thread_pool *pool);
 /* Writes poses and velocities of the moving bodies back into the world:
  * dynamic bodies get pose and velocities, kinematic bodies their pose;
  * static and sleeping bodies are never written. Both split the bodies
  * between the pool's threads (NULL: one); each body on its own. */
-void vx_solver_bodies_scatter(const vx_solver_bodies *b, vx_thread_pool *pool);
+void vx_body_set_scatter(const vx_body_set *b, vx_thread_pool *pool);
 
 /* Recomputes body slot i's world inverse inertia from its current
  * orientation (dynamic rotating bodies; the others keep 0). */
-void vx_solver_bodies_update_mass_of(vx_solver_bodies *b, size_t i);
+void vx_body_set_update_mass_of(vx_body_set *b, size_t i);
 
 /* Semi-implicit Euler, first half, for the awake dynamic bodies: the world
  * inverse inertia from the current orientation, v += g * gravity_scale * h,
  * then damping v *= 1 / (1 + h c) (only when c > 0, so an undamped body
  * follows the spec's step bit for bit). Bodies split between the pool's
  * threads (NULL: one); each body on its own, so the split changes nothing. */
-void vx_solver_bodies_integrate_velocities(vx_solver_bodies *b, float h, vx_thread_pool *pool);
+void vx_body_set_integrate_velocities(vx_body_set *b, float h, vx_thread_pool *pool);
 /* Second half: x += v h; orientation by vx_rotation_integrate (gyroscopic
  * term included; kinematic bodies and bodies without inertia turn rigidly
  * at w). Awake dynamic and kinematic bodies, split as above. */
-void vx_solver_bodies_integrate_positions(vx_solver_bodies *b, float h, vx_thread_pool *pool);
+void vx_body_set_integrate_positions(vx_body_set *b, float h, vx_thread_pool *pool);
 /* Body slot i, asleep until now, joins a substep of h whose velocity stage
  * has already run: its inverse inertia and its velocity step are done now.
  * Clears its asleep flag. */
-void vx_solver_bodies_wake(vx_solver_bodies *b, size_t i, float h);
+void vx_body_set_wake(vx_body_set *b, size_t i, float h);
 
 /* A point from a pose's body frame to the world, and from the world to the
  * body frame, on 4-float registers: vx_quat_rotate's operations in its
