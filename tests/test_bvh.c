@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "test_helpers.h"
+#include "physics/collision/bvh.h"
 #include "voltex/physics.h"
 
 static vx_entity ent(uint32_t index) { return (vx_entity){index, 1u}; }

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "physics/broadphase.h"
+#include "physics/collision/broadphase.h"
 #include "test_helpers.h"
 #include "test_pair_helpers.h"
 

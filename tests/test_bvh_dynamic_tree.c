@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "physics/dynamic_tree.h"
+#include "physics/collision/dynamic_tree.h"
 #include "test_helpers.h"
 
 static vx_aabb box(float x0, float y0, float z0, float x1, float y1, float z1)

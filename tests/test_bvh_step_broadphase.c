@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "physics/body_broadphase.h"
-#include "physics/manifold_detect.h"
+#include "physics/collision/body_broadphase.h"
+#include "physics/collision/narrow_phase.h"
 #include "physics/body_set.h"
 #include "physics/step_counts.h"
 #include "test_helpers.h"
@@ -84,11 +84,11 @@ static size_t brute_force_pairs(const vx_body_set *b, vx_broadphase_pair *out, s
     size_t n = 0;
     for (size_t i = 0; i < b->count; i++) {
         if (!b->info[i].has_collider) continue;
-        vx_aabb bi = vx_manifold_detect_bounds(b, i, SPECULATIVE, H);
+        vx_aabb bi = vx_narrow_phase_bounds(b, i, SPECULATIVE, H);
         for (size_t j = i + 1; j < b->count; j++) {
             if (!b->info[j].has_collider) continue;
             if (b->info[i].motion == VX_MOTION_STATIC && b->info[j].motion == VX_MOTION_STATIC) continue;
-            if (!vx_aabb_intersects(bi, vx_manifold_detect_bounds(b, j, SPECULATIVE, H))) continue;
+            if (!vx_aabb_intersects(bi, vx_narrow_phase_bounds(b, j, SPECULATIVE, H))) continue;
             cr_assert_lt(n, max);
             out[n].a = (uint32_t)i;
             out[n].b = (uint32_t)j;

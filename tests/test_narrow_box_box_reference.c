@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "physics/collide_internal.h"
+#include "physics/collision/collide_internal.h"
 #include "test_helpers.h"
 #include "voltex/collide.h"
 

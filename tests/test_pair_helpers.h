@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "physics/broadphase.h"
+#include "physics/collision/broadphase.h"
 
 /* Appends (a, b) to l, growing it (the test fails if memory runs out). */
 static inline void vx_test_push_pair(vx_broadphase_pair_list *l, uint32_t a, uint32_t b)

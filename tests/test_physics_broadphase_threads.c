@@ -17,11 +17,11 @@
 #include <string.h>
 
 #include "common/thread_pool.h"
-#include "physics/body_broadphase.h"
-#include "physics/broadphase.h"
+#include "physics/collision/body_broadphase.h"
+#include "physics/collision/broadphase.h"
 #include "common/parallel.h"
-#include "physics/dynamic_tree.h"
-#include "physics/manifold_detect.h"
+#include "physics/collision/dynamic_tree.h"
+#include "physics/collision/narrow_phase.h"
 #include "physics/body_set.h"
 #include "test_helpers.h"
 #include "test_pair_helpers.h"
@@ -393,7 +393,7 @@ static void check_body_kind(vx_broadphase_kind kind)
             cr_assert_lt(index, 4u * MAX_ENTITIES);
             bool is_static = bodies.info[i].motion == VX_MOTION_STATIC;
             if (!bodies.info[i].asleep || is_static || box_seen[index] != bodies.info[i].entity.generation + 1u)
-                last_box[index] = vx_manifold_detect_bounds(&bodies, i, SPECULATIVE, H);
+                last_box[index] = vx_narrow_phase_bounds(&bodies, i, SPECULATIVE, H);
             box_seen[index] = bodies.info[i].entity.generation + 1u;
         }
         body_brute_force(&bodies, last_box, &expected);

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "physics/time_of_impact.h"
+#include "physics/collision/time_of_impact.h"
 #include "test_helpers.h"
 #include "voltex/physics.h"
 

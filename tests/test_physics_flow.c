@@ -61,7 +61,7 @@ static void graph_add(graph *g, uint32_t a, uint32_t b)
 /* A pyramid of boxes `base` wide, one deep, row by row from the floor:
  * each box touches the floor (bottom row) or the two boxes under it, and
  * its right neighbour; the contacts are added in pair order, as the
- * detector sorts them. */
+ * narrow phase sorts them. */
 static void pyramid(graph *g, uint32_t base)
 {
     uint32_t boxes = base * (base + 1u) / 2u;

@@ -17,10 +17,10 @@
 #include <string.h>
 
 #include "common/thread_pool.h"
-#include "physics/broadphase.h"
+#include "physics/collision/broadphase.h"
 #include "physics/color_sweep.h"
 #include "physics/contact_solver.h"
-#include "physics/manifold_detect.h"
+#include "physics/collision/narrow_phase.h"
 #include "physics/body_set.h"
 #include "physics/step_counts.h"
 #include "physics/thread_choice.h"
@@ -179,11 +179,11 @@ static void all_pairs(const vx_body_set *b, float speculative, float h, vx_broad
     out->count = 0;
     for (size_t i = 0; i < b->count; i++) {
         if (!b->info[i].has_collider) continue;
-        vx_aabb bi = vx_manifold_detect_bounds(b, i, speculative, h);
+        vx_aabb bi = vx_narrow_phase_bounds(b, i, speculative, h);
         for (size_t j = i + 1; j < b->count; j++) {
             if (!b->info[j].has_collider) continue;
             if (b->info[i].motion == VX_MOTION_STATIC && b->info[j].motion == VX_MOTION_STATIC) continue;
-            if (!vx_aabb_intersects(bi, vx_manifold_detect_bounds(b, j, speculative, h))) continue;
+            if (!vx_aabb_intersects(bi, vx_narrow_phase_bounds(b, j, speculative, h))) continue;
             if (out->count == out->capacity) {
                 out->capacity = out->capacity ? 2u * out->capacity : 256u;
                 out->items = realloc(out->items, out->capacity * sizeof *out->items);
@@ -198,7 +198,7 @@ static void all_pairs(const vx_body_set *b, float speculative, float h, vx_broad
 
 /* One substep of the step's stages on the calling thread, up to the
  * position passes (what store and report see in a step). */
-static void solve_substep(vx_body_set *bodies, vx_manifold_detector *d, vx_contact_solver *s,
+static void solve_substep(vx_body_set *bodies, vx_narrow_phase *d, vx_contact_solver *s,
                           const vx_contact_cache *cache, const vx_physics_config *cfg)
 {
     float h = cfg->fixed_dt;
@@ -206,7 +206,7 @@ static void solve_substep(vx_body_set *bodies, vx_manifold_detector *d, vx_conta
     vx_broadphase_pair_list_init(&pairs);
     vx_body_set_integrate_velocities(bodies, h, NULL);
     all_pairs(bodies, cfg->speculative_distance, h, &pairs);
-    cr_assert_eq(vx_manifold_detect(d, bodies, &pairs, cfg->speculative_distance, h, false, NULL), VX_OK);
+    cr_assert_eq(vx_narrow_phase_detect(d, bodies, &pairs, cfg->speculative_distance, h, false, NULL), VX_OK);
     s->pool = NULL;
     s->colored = false;
     cr_assert_eq(vx_contact_solver_prepare(s, d, bodies, cache, cfg, h), VX_OK);
@@ -258,7 +258,7 @@ typedef struct {
     vx_world *w;
     vx_test_stepper st;
     vx_body_set bodies;
-    vx_manifold_detector d;
+    vx_narrow_phase d;
     vx_contact_solver s;
     vx_contact_cache warm;
 } hand_run;
@@ -270,7 +270,7 @@ static void hand_run_open(hand_run *h)
     for (int k = 0; k < STEPS; k++) vx_test_step(h->w, &h->st);
     vx_body_set_init(&h->bodies);
     cr_assert_eq(vx_body_set_gather(&h->bodies, h->w, h->st.cfg.gravity, NULL), VX_OK);
-    vx_manifold_detector_init(&h->d);
+    vx_narrow_phase_init(&h->d);
     vx_contact_solver_init(&h->s);
     vx_contact_cache_init(&h->warm);
     solve_substep(&h->bodies, &h->d, &h->s, &h->warm, &h->st.cfg);
@@ -281,7 +281,7 @@ static void hand_run_close(hand_run *h)
 {
     vx_contact_cache_free(&h->warm);
     vx_contact_solver_free(&h->s);
-    vx_manifold_detector_free(&h->d);
+    vx_narrow_phase_free(&h->d);
     vx_body_set_free(&h->bodies);
     vx_test_stepper_free(&h->st);
     vx_world_destroy(h->w);

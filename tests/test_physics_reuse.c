@@ -11,8 +11,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "physics/manifold_detect.h"
-#include "physics/manifold_reuse.h"
+#include "physics/collision/narrow_phase.h"
+#include "physics/collision/manifold_reuse.h"
 #include "physics/body_set.h"
 #include "physics/step_counts.h"
 #include "test_helpers.h"
@@ -57,7 +57,7 @@ static void resting_box(two_bodies *t)
 static bool fresh(const two_bodies *t, vx_manifold *m)
 {
     vx_pair_manifold pm;
-    bool hit = vx_manifold_detect_pair(&t->bodies, 0, 1, 0.02f, 1.0f / 60.0f, &pm);
+    bool hit = vx_narrow_phase_pair(&t->bodies, 0, 1, 0.02f, 1.0f / 60.0f, &pm);
     *m = pm.manifold;
     return hit;
 }
@@ -178,7 +178,7 @@ Test(physics_reuse, only_touching_box_pairs_are_kept)
     two_bodies_free(&t);
 }
 
-/* The detector keeps a memo where it was made: a box creeping 0.3 mm per
+/* The narrow phase keeps a memo where it was made: a box creeping 0.3 mm per
  * detection reuses it three times, then is tested again at 1.2 mm, and so on;
  * without reuse nothing is kept. */
 Test(physics_reuse, drift_does_not_add_up)
@@ -186,19 +186,19 @@ Test(physics_reuse, drift_does_not_add_up)
     for (int on = 0; on < 2; on++) {
         two_bodies t;
         resting_box(&t);
-        vx_manifold_detector d;
-        vx_manifold_detector_init(&d);
+        vx_narrow_phase d;
+        vx_narrow_phase_init(&d);
         vx_broadphase_pair pair = {0u, 1u};
         vx_broadphase_pair_list pairs = {&pair, 1u, 1u};
         for (int k = 0; k < 12; k++) {
-            cr_assert_eq(vx_manifold_detect(&d, &t.bodies, &pairs, 0.02f, 1.0f / 60.0f, on == 1, NULL), VX_OK);
+            cr_assert_eq(vx_narrow_phase_detect(&d, &t.bodies, &pairs, 0.02f, 1.0f / 60.0f, on == 1, NULL), VX_OK);
             cr_assert_eq(d.count, 1u);
             size_t expect = on && k % 4 != 0 ? 1u : 0u;
             cr_assert_eq(d.reused, expect, "reuse %d, detection %d: %zu reused", on, k, d.reused);
             cr_assert_eq(d.memos.count, on ? 1u : 0u);
             move_b(&t, vx_vec3_make(0.3e-3f, 0.0f, 0.0f), vx_vec3_make(0, 1, 0), 0.0f);
         }
-        vx_manifold_detector_free(&d);
+        vx_narrow_phase_free(&d);
         two_bodies_free(&t);
     }
 }

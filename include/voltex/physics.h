@@ -117,46 +117,6 @@ bool vx_sphere_vs_box(vx_vec3 sphere_pos, float radius, vx_vec3 box_pos, vx_vec3
  * least overlap. */
 bool vx_box_vs_box(vx_vec3 pos_a, vx_vec3 half_a, vx_vec3 pos_b, vx_vec3 half_b, vx_contact_geom *out);
 
-/* ---- broad phase: bounding volume hierarchy, median split ---- */
-typedef struct {
-    vx_entity entity;
-    vx_aabb aabb;
-} vx_bvh_entry;
-
-typedef struct {
-    vx_entity a; /* a.index < b.index */
-    vx_entity b;
-} vx_entity_pair;
-
-typedef struct {
-    vx_entity_pair *items;
-    size_t count;
-    size_t capacity;
-} vx_pair_list;
-
-void vx_pair_list_init(vx_pair_list *list);
-void vx_pair_list_free(vx_pair_list *list);
-
-typedef struct vx_bvh_node vx_bvh_node; /* private */
-
-typedef struct {
-    vx_bvh_node *nodes;
-    size_t node_count;
-    size_t node_capacity;
-    vx_bvh_entry *entries; /* leaves' entries, reordered by the build */
-    size_t entry_count;
-    size_t entry_capacity;
-} vx_bvh;
-
-void vx_bvh_init(vx_bvh *bvh);
-void vx_bvh_free(vx_bvh *bvh);
-/* Rebuilds the tree over entries (copied): sorts by centre along the longest
- * axis of the node's bounds and splits at the median. */
-vx_status vx_bvh_build(vx_bvh *bvh, const vx_bvh_entry *entries, size_t count);
-/* Every pair of leaves whose boxes intersect, each once, sorted by
- * (a.index, b.index); list is cleared first. */
-vx_status vx_bvh_query_pairs(const vx_bvh *bvh, vx_pair_list *out);
-
 /* ---- configuration ---- */
 /* The broad phase of vx_physics_step (scene key solver.broadphase: "tree" or
  * "bvh"). Both find the same pairs, so traces do not depend on the kind. */

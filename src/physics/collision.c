@@ -1,6 +1,7 @@
 /* Collision detection over a world (design spec Phase 5-1, detect_collisions):
  * gather every entity with a transform and a collider, broad phase with a
  * BVH over their bounds, narrow phase on each candidate pair by shape. */
+#include "physics/collision/bvh.h"
 #include "voltex/physics.h"
 
 #include <stdlib.h>

@@ -103,16 +103,3 @@ void vx_contact_list_sort(vx_contact_list *list)
     while (i < list->count && compare_contacts(&list->items[i - 1], &list->items[i]) <= 0) i++;
     if (i < list->count) qsort(list->items, list->count, sizeof *list->items, compare_contacts);
 }
-
-void vx_pair_list_init(vx_pair_list *list)
-{
-    list->items = NULL;
-    list->count = 0;
-    list->capacity = 0;
-}
-
-void vx_pair_list_free(vx_pair_list *list)
-{
-    free(list->items);
-    vx_pair_list_init(list);
-}

@@ -265,7 +265,7 @@ static void prepare_point(vx_contact_constraint *c, const constraint_registers *
 
 typedef struct {
     vx_contact_solver *s;
-    const vx_manifold_detector *d;
+    const vx_narrow_phase *d;
     const vx_body_set *bodies;
     const vx_contact_cache *cache;
     const vx_physics_config *config;
@@ -280,7 +280,7 @@ static void prepare_range(void *arg, size_t begin, size_t end)
     vx_contact_solver *s = job->s;
     const vx_body_set *bodies = job->bodies;
     const vx_contact_cache *cache = job->cache;
-    const vx_manifold_detector *d = job->d;
+    const vx_narrow_phase *d = job->d;
     size_t cursor = vx_contact_cache_lower_bound(cache, bodies->info[d->items[begin].a].entity,
                                                  bodies->info[d->items[begin].b].entity);
     for (size_t i = begin; i < end; i++) {
@@ -319,7 +319,7 @@ static void prepare_range(void *arg, size_t begin, size_t end)
 
 typedef struct {
     vx_contact_solver *s;
-    const vx_manifold_detector *d;
+    const vx_narrow_phase *d;
 } first_job;
 
 static uint32_t manifold_points(const void *arg, size_t i)
@@ -332,7 +332,7 @@ static void set_first(void *arg, size_t i, size_t offset)
     ((first_job *)arg)->s->constraints[i].first = (uint32_t)offset;
 }
 
-vx_status vx_contact_solver_prepare(vx_contact_solver *s, const vx_manifold_detector *d,
+vx_status vx_contact_solver_prepare(vx_contact_solver *s, const vx_narrow_phase *d,
                                     const vx_body_set *bodies, const vx_contact_cache *cache,
                                     const vx_physics_config *config, float h)
 {

@@ -4,7 +4,7 @@
  * contacts, warm starting from the contact cache, and non-linear Gauss-Seidel
  * position passes after integration.
  *
- * Every manifold of the detector becomes one vx_contact_constraint (sensor
+ * Every manifold of the narrow phase becomes one vx_contact_constraint (sensor
  * pairs and pairs without a dynamic body too: they are reported, never
  * solved); its points are rows in two parallel arrays, the hot velocity rows
  * and the cold anchors. */
@@ -19,7 +19,7 @@
 #include "physics/color_flow.h"
 #include "physics/contact_cache.h"
 #include "physics/contact_color.h"
-#include "physics/manifold_detect.h"
+#include "physics/collision/narrow_phase.h"
 #include "physics/body_set.h"
 #include "voltex/physics.h"
 
@@ -160,10 +160,10 @@ typedef struct {
 void vx_contact_solver_init(vx_contact_solver *s);
 void vx_contact_solver_free(vx_contact_solver *s);
 
-/* Builds the constraints of the detector's manifolds for a substep of h:
+/* Builds the constraints of the narrow phase's manifolds for a substep of h:
  * anchors, effective masses, restitution and speculative targets, and the
  * warm-start impulses found in cache (used when config->warm_starting). */
-vx_status vx_contact_solver_prepare(vx_contact_solver *s, const vx_manifold_detector *d,
+vx_status vx_contact_solver_prepare(vx_contact_solver *s, const vx_narrow_phase *d,
                                     const vx_body_set *bodies, const vx_contact_cache *cache,
                                     const vx_physics_config *config, float h);
 /* On the rows and packed copies of the velocities (contact_velocity.c), colour

@@ -8,7 +8,7 @@
 #include "common/array.h"
 #include "common/union_find.h"
 #include "physics/contact_key.h"
-#include "physics/manifold_detect.h"
+#include "physics/collision/narrow_phase.h"
 
 void vx_sleep_init(vx_sleep_state *s)
 {
@@ -188,7 +188,7 @@ void vx_sleep_wake_touched(vx_sleep_state *s, vx_body_set *bodies, vx_broadphase
             uint32_t sleeper = ia->asleep ? a : b;
             if (!is_active(bodies, ia->asleep ? b : a)) continue;
             vx_pair_manifold m;
-            if (!vx_manifold_detect_pair(bodies, a, b, speculative_distance, h, &m)) continue;
+            if (!vx_narrow_phase_pair(bodies, a, b, speculative_distance, h, &m)) continue;
             wake_island(s, bodies, bodies->info[sleeper].entity.index, h);
             woke = true;
         }

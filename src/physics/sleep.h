@@ -39,7 +39,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "physics/broadphase.h"
+#include "physics/collision/broadphase.h"
 #include "physics/contact_cache.h"
 #include "physics/body_set.h"
 #include "voltex/physics.h"

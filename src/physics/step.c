@@ -31,13 +31,13 @@
 #include <time.h>
 
 #include "common/thread_pool.h"
-#include "physics/body_broadphase.h"
+#include "physics/collision/body_broadphase.h"
 #include "physics/contact_key.h"
-#include "physics/ccd.h"
+#include "physics/collision/ccd.h"
 #include "common/parallel.h"
 #include "physics/contact_cache.h"
 #include "physics/contact_solver.h"
-#include "physics/manifold_detect.h"
+#include "physics/collision/narrow_phase.h"
 #include "physics/sleep.h"
 #include "physics/body_set.h"
 #include "physics/step_counts.h"
@@ -49,7 +49,7 @@ struct vx_step_state {
     vx_body_set bodies;
     vx_body_broadphase broadphase;
     vx_sleep_state sleep;
-    vx_manifold_detector detector;
+    vx_narrow_phase narrow;
     vx_contact_solver solver;
     vx_contact_cache cache;
     vx_step_counts counts;
@@ -114,7 +114,7 @@ void vx_physics_scratch_free(vx_physics_scratch *s)
         vx_body_set_free(&s->state->bodies);
         vx_body_broadphase_free(&s->state->broadphase);
         vx_sleep_free(&s->state->sleep);
-        vx_manifold_detector_free(&s->state->detector);
+        vx_narrow_phase_free(&s->state->narrow);
         vx_contact_solver_free(&s->state->solver);
         vx_contact_cache_free(&s->state->cache);
         vx_ccd_scratch_free(&s->state->ccd);
@@ -132,7 +132,7 @@ static vx_status ensure_state(vx_physics_scratch *scratch)
     vx_body_set_init(&st->bodies);
     vx_body_broadphase_init(&st->broadphase);
     vx_sleep_init(&st->sleep);
-    vx_manifold_detector_init(&st->detector);
+    vx_narrow_phase_init(&st->narrow);
     vx_contact_solver_init(&st->solver);
     vx_contact_cache_init(&st->cache);
     vx_ccd_scratch_init(&st->ccd);
@@ -196,13 +196,13 @@ static vx_status detect_and_prepare(struct vx_step_state *st, const vx_physics_c
     vx_sleep_wake_touched(&st->sleep, bodies, pairs, config->speculative_distance, h);
     st->counts.narrow_pairs += pairs->count;
     lap(st, STAGE_BROAD);
-    s = vx_manifold_detect(&st->detector, bodies, pairs, config->speculative_distance, lookahead, config->reuse_contacts,
-                           st->active);
+    s = vx_narrow_phase_detect(&st->narrow, bodies, pairs, config->speculative_distance, lookahead,
+                               config->reuse_contacts, st->active);
     lap(st, STAGE_NARROW);
-    if (s == VX_OK) s = vx_contact_solver_prepare(&st->solver, &st->detector, bodies, &st->cache, config, h);
+    if (s == VX_OK) s = vx_contact_solver_prepare(&st->solver, &st->narrow, bodies, &st->cache, config, h);
     if (s != VX_OK) return s;
-    st->counts.manifolds += st->detector.count;
-    st->counts.reused += st->detector.reused;
+    st->counts.manifolds += st->narrow.count;
+    st->counts.reused += st->narrow.reused;
     *pairs_out = pairs;
     return VX_OK;
 }

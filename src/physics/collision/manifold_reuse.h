@@ -1,5 +1,5 @@
 /* Contact manifolds kept from one step to the next (private to the physics
- * module; used by manifold_detect.c). Jolt's body pair cache, Bullet's and
+ * module; used by narrow_phase.c). Jolt's body pair cache, Bullet's and
  * PhysX's persistent manifolds do the same: a pair whose bodies have hardly
  * moved relative to each other since its manifold was found gets that
  * manifold again, its points carried along with the bodies, instead of a

@@ -17,7 +17,7 @@
  * are only read meanwhile. The new pairs are all distinct, so sorting them
  * gives one order whatever the split; the filter's ranges are put back
  * together in item order. */
-#include "physics/broadphase.h"
+#include "physics/collision/broadphase.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -15,11 +15,12 @@
  * plane the two will touch in. Two dynamic bodies (bullets) keep the
  * manifold of now, as does a manifold whose carried points would already
  * be behind that plane (a turning body). */
-#include "physics/ccd.h"
+#include "physics/collision/ccd.h"
 
 #include <math.h>
 
-#include "physics/time_of_impact.h"
+#include "physics/collision/collide_shapes.h"
+#include "physics/collision/time_of_impact.h"
 
 static bool is_dynamic(const vx_body_info *info) { return info->motion == VX_MOTION_DYNAMIC; }
 
@@ -118,7 +119,7 @@ static void use_impact_manifold(const vx_toi_body *sa, const vx_toi_body *sb, bo
     vx_transform ta = vx_toi_body_pose(sa, t);
     vx_transform tb = vx_toi_body_pose(sb, t);
     vx_manifold impact;
-    if (!vx_toi_collide(sa->shape, &ta, sb->shape, &tb, margin, &impact)) return;
+    if (!vx_collide_shapes(sa->shape, &ta, sb->shape, &tb, margin, &impact)) return;
     if (same_features(m, &impact)) return; /* today's features are the ones that meet */
     vx_vec3 n = impact.normal;
     for (int k = 0; k < impact.count; k++) {

@@ -1,5 +1,5 @@
 /* The step's bodies in a persistent broad phase. See body_broadphase.h. */
-#include "physics/body_broadphase.h"
+#include "physics/collision/body_broadphase.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -7,7 +7,7 @@
 
 #include "common/array.h"
 #include "common/parallel.h"
-#include "physics/manifold_detect.h"
+#include "physics/collision/narrow_phase.h"
 
 #define PROXY_PRESENT 1u /* the entity has a proxy in bb->broadphase */
 #define PROXY_STATIC 2u  /* ... added as static */
@@ -140,7 +140,7 @@ static void sync_range(void *arg, size_t begin, size_t end)
             count++;
         } else {
             bb->pending[i] = 1;
-            bb->boxes[i] = vx_manifold_detect_bounds(job->bodies, i, job->speculative_distance, job->h);
+            bb->boxes[i] = vx_narrow_phase_bounds(job->bodies, i, job->speculative_distance, job->h);
             left++;
         }
     }
@@ -237,7 +237,7 @@ static void boxes_range(void *arg, size_t begin, size_t end)
         const vx_body_info *info = &bodies->info[i];
         bb->pending[i] = 0;
         if (!info->has_collider || info->motion == VX_MOTION_STATIC || info->asleep) continue;
-        vx_aabb box = vx_manifold_detect_bounds(bodies, i, job->speculative_distance, job->h);
+        vx_aabb box = vx_narrow_phase_bounds(bodies, i, job->speculative_distance, job->h);
         uint32_t index = info->entity.index;
         if ((bb->proxies[index].flags & PROXY_PRESENT) && vx_aabb_is_finite(box) &&
             vx_broadphase_update_in_place(&bb->broadphase, index, box, vx_vec3_scale(bodies->velocity[i].v, job->h)))

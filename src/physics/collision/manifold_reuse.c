@@ -1,10 +1,10 @@
 /* Manifolds kept from one step to the next. See manifold_reuse.h. */
-#include "physics/manifold_reuse.h"
+#include "physics/collision/manifold_reuse.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "physics/ccd.h"
+#include "physics/collision/ccd.h"
 #include "physics/simd4.h"
 
 static bool same_box(vx_vec3 half, const vx_collider *c)

@@ -3,16 +3,16 @@
  * distance and the motion of one substep; body_broadphase.h keeps them in a
  * vx_broadphase across steps), then the oriented narrow phase (collide.h) on
  * each pair of the broad phase where at least one body can move. */
-#ifndef VOLTEX_PHYSICS_MANIFOLD_DETECT_H
-#define VOLTEX_PHYSICS_MANIFOLD_DETECT_H
+#ifndef VOLTEX_PHYSICS_NARROW_PHASE_H
+#define VOLTEX_PHYSICS_NARROW_PHASE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "common/thread_pool.h"
-#include "physics/broadphase.h"
-#include "physics/manifold_reuse.h"
+#include "physics/collision/broadphase.h"
+#include "physics/collision/manifold_reuse.h"
 #include "physics/body_set.h"
 #include "voltex/collide.h"
 #include "voltex/physics.h"
@@ -42,29 +42,29 @@ typedef struct {
     vx_manifold_memo_list memos;
     vx_manifold_memo_list spare; /* the next step's memos are written here, then the two swap */
     /* scratch, per broad-phase pair: the memo of a new manifold, and
-     * MEMO_* of manifold_detect.c (none, new, reused) */
+     * MEMO_* of narrow_phase.c (none, new, reused) */
     vx_manifold_memo *memo_next;
     uint8_t *memo_state;
     size_t memo_next_capacity, memo_state_capacity;
     size_t *memo_source; /* scratch, per pair: the kept memo it reused */
     size_t memo_source_capacity;
     size_t reused; /* the last detection's manifolds that were reused */
-} vx_manifold_detector;
+} vx_narrow_phase;
 
-void vx_manifold_detector_init(vx_manifold_detector *d);
-void vx_manifold_detector_free(vx_manifold_detector *d);
+void vx_narrow_phase_init(vx_narrow_phase *d);
+void vx_narrow_phase_free(vx_narrow_phase *d);
 
 /* The box body slot i (which has a collider) is entered into the broad phase
  * with for a substep of h: its bounds grown so that every pair the narrow
  * phase below could find is a pair of overlapping boxes. */
-vx_aabb vx_manifold_detect_bounds(const vx_body_set *bodies, size_t i, float speculative_distance, float h);
+vx_aabb vx_narrow_phase_bounds(const vx_body_set *bodies, size_t i, float speculative_distance, float h);
 
 /* The narrow phase of body slots a and b (a's entity index the lower): true
  * and *out filled (a, b, sensor, manifold sorted by feature) when their
  * shapes are closer than speculative_distance plus what their relative
  * motion can close in h (so bodies up to that fast are stopped at the
  * surface). */
-bool vx_manifold_detect_pair(const vx_body_set *bodies, uint32_t a, uint32_t b, float speculative_distance,
+bool vx_narrow_phase_pair(const vx_body_set *bodies, uint32_t a, uint32_t b, float speculative_distance,
                              float h, vx_pair_manifold *out);
 
 /* Finds the manifolds of the bodies' current poses for the broad phase's
@@ -74,7 +74,7 @@ bool vx_manifold_detect_pair(const vx_body_set *bodies, uint32_t a, uint32_t b, 
  * it again without a narrow phase, and the manifolds found that can serve
  * later are kept; without, nothing is kept. The pairs are split between
  * the pool's threads (NULL: one); the result does not depend on the split. */
-vx_status vx_manifold_detect(vx_manifold_detector *d, const vx_body_set *bodies,
+vx_status vx_narrow_phase_detect(vx_narrow_phase *d, const vx_body_set *bodies,
                              const vx_broadphase_pair_list *pairs, float speculative_distance, float h, bool reuse,
                              vx_thread_pool *pool);
 

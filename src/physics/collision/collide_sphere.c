@@ -10,7 +10,7 @@
  *     an edge, three a corner. A centre inside the box gets the code of the
  *     face it is pushed out through, the same code as just outside that face,
  *     so the id does not change as the sphere sinks in. */
-#include "physics/collide_internal.h"
+#include "physics/collision/collide_internal.h"
 
 #include <float.h>
 

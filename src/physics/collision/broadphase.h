@@ -35,7 +35,8 @@
 #include <stdint.h>
 
 #include "common/thread_pool.h"
-#include "physics/dynamic_tree.h"
+#include "physics/collision/bvh.h"
+#include "physics/collision/dynamic_tree.h"
 #include "voltex/error.h"
 #include "voltex/math.h"
 #include "voltex/physics.h"

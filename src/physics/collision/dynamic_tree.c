@@ -11,7 +11,7 @@
  * the surface-area cost (a shuffled grid of boxes: 10.9 against 21.5 times the
  * root's area), so queries are cheaper, for about the same total work of
  * update plus pair finding on the bench scenes' trajectories. */
-#include "physics/dynamic_tree.h"
+#include "physics/collision/dynamic_tree.h"
 
 #include <float.h>
 #include <stdlib.h>

@@ -8,7 +8,7 @@
  *   compared once per step, nothing more); the broad phase never makes a
  *   static-static pair, and with the dynamic tree it never re-tests them.
  * - Dynamic and kinematic bodies get a new box every substep
- *   (vx_manifold_detect_bounds: grown by the speculative distance and the
+ *   (vx_narrow_phase_bounds: grown by the speculative distance and the
  *   motion of the substep); sleeping bodies keep the box they fell asleep
  *   with.
  * - An entity that is gone, lost its collider, was replaced by another with
@@ -33,7 +33,7 @@
 #include <stdint.h>
 
 #include "common/thread_pool.h"
-#include "physics/broadphase.h"
+#include "physics/collision/broadphase.h"
 #include "physics/body_set.h"
 #include "voltex/physics.h"
 

@@ -1,7 +1,7 @@
 /* Contact manifolds of the oriented narrow phase: flipping A and B, sorting
  * the points, and the closest points of two segments (collide_internal.h;
  * the smallest shared helpers are inline there). */
-#include "physics/collide_internal.h"
+#include "physics/collision/collide_internal.h"
 
 /* Parallel segments: 1 - cos^2 of the angle between them below this (about
  * 0.03 degrees) has no single closest pair; take the middle of the overlap. */

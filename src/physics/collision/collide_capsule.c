@@ -10,7 +10,7 @@
  *   capsule-capsule: kind 9, A and B = their capsule features; the two points
  *     of a parallel contact are A = 3 / 4 (the ends of the overlap along A's
  *     axis), B = 3. */
-#include "physics/collide_internal.h"
+#include "physics/collision/collide_internal.h"
 
 #define VX_FEATURE_KIND_CAPSULE_SPHERE 8u
 #define VX_FEATURE_KIND_CAPSULE_CAPSULE 9u

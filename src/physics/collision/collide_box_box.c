@@ -40,7 +40,7 @@
  * coordinate along a side-plane axis is computed once for both planes, a
  * side plane with every vertex inside is skipped, vertices stay in one pool
  * (polygons are index lists), and the points come out already sorted. */
-#include "physics/collide_internal.h"
+#include "physics/collision/collide_internal.h"
 
 /* Added to every |R_ij| in the edge-axis tests (Gottschalk; Ericson 4.4.1):
  * with (nearly) parallel edges the cross product is noise, and the epsilon

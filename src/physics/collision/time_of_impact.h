@@ -42,12 +42,6 @@ bool vx_time_of_impact(const vx_toi_body *a, const vx_toi_body *b, float t_max, 
 /* The pose of a sweep's body at time t: x + v t, and q turned by w t. */
 vx_transform vx_toi_body_pose(const vx_toi_body *body, float t);
 
-/* The oriented narrow phase (collide.h) for any two shapes, in the order
- * given: normal from A to B (flipped back where the collide function takes
- * B first). Unlike the step's narrow phase it adds no second capsule end. */
-bool vx_toi_collide(const vx_collider *a, const vx_transform *ta, const vx_collider *b, const vx_transform *tb,
-                    float margin, vx_manifold *m);
-
 /* The gap between the shapes along the unit direction n (from A to B):
  * min over B of n.p minus max over A of n.p; never more than their
  * distance, negative when their projections overlap. */

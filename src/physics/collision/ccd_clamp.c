@@ -4,10 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "physics/ccd.h"
+#include "physics/collision/ccd.h"
 #include "common/array.h"
 #include "common/parallel.h"
-#include "physics/time_of_impact.h"
+#include "physics/collision/collide_shapes.h"
+#include "physics/collision/time_of_impact.h"
 
 void vx_ccd_scratch_init(vx_ccd_scratch *s) { memset(s, 0, sizeof *s); }
 
@@ -113,7 +114,7 @@ static float core_impact(const vx_body_set *bodies, uint32_t d, uint32_t o, floa
     if (!(reach > fast)) return h;
     vx_transform td = vx_toi_body_pose(&sd, 0.0f), to = vx_toi_body_pose(&so, 0.0f);
     vx_manifold m;
-    if (!vx_toi_collide(&id->collider, &td, &io->collider, &to, reach, &m)) return h; /* out of reach */
+    if (!vx_collide_shapes(&id->collider, &td, &io->collider, &to, reach, &m)) return h; /* out of reach */
     float start_gap = vx_toi_gap_along(&id->collider, &td, &io->collider, &to, m.normal);
     vx_collider core = core_of(&id->collider, VX_CCD_CORE_INSET + fmaxf(0.0f - start_gap, 0.0f));
     sd.shape = &core;

@@ -1,5 +1,5 @@
 /* Bounds for the broad phase and the narrow phase of the step. See
- * manifold_detect.h.
+ * narrow_phase.h.
  *
  * Speculative margin. Each body's bounds grow by half the speculative
  * distance plus the distance its surface can travel in one substep,
@@ -12,19 +12,20 @@
  * always has a (speculative) contact for it; vx_ccd_confirm drops the
  * contacts of shapes whose sweep misses (ghosts) and gives fast impacts the
  * features they meet at. */
-#include "physics/manifold_detect.h"
+#include "physics/collision/narrow_phase.h"
 
-#include "physics/ccd.h"
+#include "physics/collision/ccd.h"
 #include "common/array.h"
 #include "common/parallel.h"
-#include "physics/collide_internal.h"
+#include "physics/collision/collide_internal.h"
+#include "physics/collision/collide_shapes.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-void vx_manifold_detector_init(vx_manifold_detector *d) { memset(d, 0, sizeof *d); }
+void vx_narrow_phase_init(vx_narrow_phase *d) { memset(d, 0, sizeof *d); }
 
-void vx_manifold_detector_free(vx_manifold_detector *d)
+void vx_narrow_phase_free(vx_narrow_phase *d)
 {
     free(d->items);
     free(d->hit);
@@ -33,7 +34,7 @@ void vx_manifold_detector_free(vx_manifold_detector *d)
     free(d->memo_source);
     free(d->memo_next);
     free(d->memo_state);
-    vx_manifold_detector_init(d);
+    vx_narrow_phase_init(d);
 }
 
 /* How far any surface point of the body can move in h. */
@@ -50,7 +51,7 @@ static float sanitize_distance(float speculative_distance)
     return speculative_distance > 0.0f ? speculative_distance : 0.0f;
 }
 
-vx_aabb vx_manifold_detect_bounds(const vx_body_set *bodies, size_t i, float speculative_distance, float h)
+vx_aabb vx_narrow_phase_bounds(const vx_body_set *bodies, size_t i, float speculative_distance, float h)
 {
     const vx_body_info *info = &bodies->info[i];
     const vx_body_pose *pose = &bodies->pose[i];
@@ -68,86 +69,24 @@ static vx_transform pose_transform(const vx_body_pose *p)
     return t;
 }
 
-/* Feature ids of collide_capsule_box.c: kind 10, the capsule feature in
- * bits 0..7 (0 the -Y end, 1 the +Y end), the box region in bits 8..15. */
-#define VX_CAPSULE_BOX_KIND 10u
-#define VX_CAPSULE_END_MASK 0xffu
-/* cos of the angle within which an end's own normal must agree with the
- * manifold's (about 2.6 degrees): the same face of the box. */
-#define VX_CAPSULE_END_SAME_NORMAL 0.999f
-
-/* A capsule touching a box with one end only gets one point, however fast
- * it turns: a capsule toppling about that end swings the other one through
- * the box within a substep. So the other end, as a sphere against the box,
- * adds its own (speculative) point when it finds the same face: the solver
- * then stops it at the surface like the first. m: capsule (A) vs box (B). */
-static void add_capsule_far_end(const vx_collider *cap, const vx_transform *tc, const vx_collider *box,
-                                const vx_transform *tb, float margin, vx_manifold *m)
+/* The narrow phase of shapes ca (of A) and cb (of B), normal from A to B:
+ * the table's manifold (collide_shapes.h), and for a capsule on a box the
+ * point of its other end, added with the capsule as A. */
+static bool collide_pair(const vx_collider *ca, const vx_transform *ta, const vx_collider *cb, const vx_transform *tb,
+                         float margin, vx_manifold *m)
 {
-    if (m->count != 1 || (m->points[0].feature >> VX_FEATURE_KIND_SHIFT) != VX_CAPSULE_BOX_KIND) return;
-    uint32_t end = m->points[0].feature & VX_CAPSULE_END_MASK;
-    if (end > 1u) return; /* the side or a two-point contact: nothing swings */
-    float sign = end == 0u ? 1.0f : -1.0f; /* the other end */
-    vx_vec3 far_end = vx_vec3_add(tc->position, vx_quat_rotate(vx_quat_normalize(tc->rotation),
-                                                                vx_vec3_make(0.0f, sign * cap->half_height, 0.0f)));
-    vx_manifold e;
-    if (!vx_collide_sphere_box(far_end, cap->radius, tb, box->half_extents, margin, &e)) return;
-    if (vx_vec3_dot(e.normal, m->normal) < VX_CAPSULE_END_SAME_NORMAL) return;
-    uint32_t feature =
-        (VX_CAPSULE_BOX_KIND << VX_FEATURE_KIND_SHIFT) | (1u - end) | (e.points[0].feature << 8);
-    vx_manifold_push(m, e.points[0].point_a, e.points[0].point_b, e.points[0].depth, feature);
-}
-
-/* The narrow phase for shapes ca (of A) and cb (of B), normal from A to B.
- * Each collide function wants its shapes in a fixed order; where that order
- * is B first, the manifold is flipped back. */
-static bool collide_shapes(const vx_collider *ca, const vx_transform *ta, const vx_collider *cb,
-                           const vx_transform *tb, float margin, vx_manifold *m)
-{
-    bool hit = false;
-    bool flip = false;
-    switch (ca->type) {
-    case VX_SHAPE_SPHERE:
-        if (cb->type == VX_SHAPE_SPHERE)
-            hit = vx_collide_sphere_sphere(ta->position, ca->radius, tb->position, cb->radius, margin, m);
-        else if (cb->type == VX_SHAPE_BOX)
-            hit = vx_collide_sphere_box(ta->position, ca->radius, tb, cb->half_extents, margin, m);
-        else {
-            hit = vx_collide_capsule_sphere(tb, cb->radius, cb->half_height, ta->position, ca->radius, margin, m);
-            flip = true;
-        }
-        break;
-    case VX_SHAPE_BOX:
-        if (cb->type == VX_SHAPE_SPHERE) {
-            hit = vx_collide_sphere_box(tb->position, cb->radius, ta, ca->half_extents, margin, m);
-            flip = true;
-        } else if (cb->type == VX_SHAPE_BOX) {
-            hit = vx_collide_box_box(ta, ca->half_extents, tb, cb->half_extents, margin, m);
-        } else {
-            hit = vx_collide_capsule_box(tb, cb->radius, cb->half_height, ta, ca->half_extents, margin, m);
-            if (hit) add_capsule_far_end(cb, tb, ca, ta, margin, m);
-            flip = true;
-        }
-        break;
-    case VX_SHAPE_CAPSULE:
-    default:
-        if (cb->type == VX_SHAPE_SPHERE)
-            hit = vx_collide_capsule_sphere(ta, ca->radius, ca->half_height, tb->position, cb->radius, margin, m);
-        else if (cb->type == VX_SHAPE_BOX) {
-            hit = vx_collide_capsule_box(ta, ca->radius, ca->half_height, tb, cb->half_extents, margin, m);
-            if (hit) add_capsule_far_end(ca, ta, cb, tb, margin, m);
-        }
-        else
-            hit = vx_collide_capsule_capsule(ta, ca->radius, ca->half_height, tb, cb->radius, cb->half_height,
-                                             margin, m);
-        break;
+    if (!vx_collide_shapes(ca, ta, cb, tb, margin, m)) return false;
+    if (ca->type == VX_SHAPE_CAPSULE && cb->type == VX_SHAPE_BOX) {
+        vx_collide_capsule_box_far_end(ca, ta, cb, tb, margin, m);
+    } else if (ca->type == VX_SHAPE_BOX && cb->type == VX_SHAPE_CAPSULE) {
+        vx_manifold_flip(m); /* exact: negation and swaps */
+        vx_collide_capsule_box_far_end(cb, tb, ca, ta, margin, m);
+        vx_manifold_flip(m);
     }
-    if (!hit || m->count <= 0) return false;
-    if (flip) vx_manifold_flip(m);
     return true;
 }
 
-bool vx_manifold_detect_pair(const vx_body_set *bodies, uint32_t a, uint32_t b, float speculative_distance,
+bool vx_narrow_phase_pair(const vx_body_set *bodies, uint32_t a, uint32_t b, float speculative_distance,
                              float h, vx_pair_manifold *out)
 {
     const vx_body_info *ia = &bodies->info[a];
@@ -158,7 +97,7 @@ bool vx_manifold_detect_pair(const vx_body_set *bodies, uint32_t a, uint32_t b, 
     memset(out, 0, sizeof *out);
     vx_transform ta = pose_transform(&bodies->pose[a]);
     vx_transform tb = pose_transform(&bodies->pose[b]);
-    if (!collide_shapes(&ia->collider, &ta, &ib->collider, &tb, margin, &out->manifold)) return false;
+    if (!collide_pair(&ia->collider, &ta, &ib->collider, &tb, margin, &out->manifold)) return false;
     /* a ghost (the sweep misses) is dropped; a fast impact gets its own manifold */
     if (!vx_ccd_confirm(bodies, a, b, speculative_distance, h, margin, &out->manifold)) return false;
     vx_manifold_sort_by_feature(&out->manifold); /* the cache is matched by a merge */
@@ -172,7 +111,7 @@ bool vx_manifold_detect_pair(const vx_body_set *bodies, uint32_t a, uint32_t b, 
 enum { MEMO_NONE = 0, MEMO_NEW = 1, MEMO_REUSED = 2 };
 
 typedef struct {
-    vx_manifold_detector *d;
+    vx_narrow_phase *d;
     const vx_body_set *bodies;
     const vx_broadphase_pair_list *pairs;
     float speculative_distance, h;
@@ -184,7 +123,7 @@ typedef struct {
  * memo_next[p] when it is kept. cursor walks the kept memos. */
 static void detect_one(detect_job *job, size_t p, size_t *cursor)
 {
-    vx_manifold_detector *d = job->d;
+    vx_narrow_phase *d = job->d;
     const vx_body_set *bodies = job->bodies;
     uint32_t a = job->pairs->items[p].a;
     uint32_t b = job->pairs->items[p].b;
@@ -208,7 +147,7 @@ static void detect_one(detect_job *job, size_t p, size_t *cursor)
             return;
         }
     }
-    d->hit[p] = vx_manifold_detect_pair(bodies, a, b, job->speculative_distance, job->h, out);
+    d->hit[p] = vx_narrow_phase_pair(bodies, a, b, job->speculative_distance, job->h, out);
     if (job->reuse && d->hit[p] && vx_manifold_memo_make(bodies, a, b, &out->manifold, &d->memo_next[p]))
         d->memo_state[p] = MEMO_NEW;
 }
@@ -218,7 +157,7 @@ static void detect_one(detect_job *job, size_t p, size_t *cursor)
 static void detect_range(void *arg, size_t begin, size_t end)
 {
     detect_job *job = arg;
-    const vx_manifold_detector *d = job->d;
+    const vx_narrow_phase *d = job->d;
     size_t cursor = 0;
     if (job->reuse && d->memos.count > 0) {
         const vx_body_info *info = job->bodies->info;
@@ -229,7 +168,7 @@ static void detect_range(void *arg, size_t begin, size_t end)
     for (size_t p = begin; p < end; p++) detect_one(job, p, &cursor);
 }
 
-vx_status vx_manifold_detect(vx_manifold_detector *d, const vx_body_set *bodies,
+vx_status vx_narrow_phase_detect(vx_narrow_phase *d, const vx_body_set *bodies,
                              const vx_broadphase_pair_list *pairs, float speculative_distance, float h, bool reuse,
                              vx_thread_pool *pool)
 {

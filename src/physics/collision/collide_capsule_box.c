@@ -23,7 +23,8 @@
  * 9 (rz + 1) with r_i in {-1, 0, 1} (one nonzero r_i: a face, two: an edge,
  * three: a corner). A face or edge keeps its code whether the capsule is
  * just outside it or sunk into it. */
-#include "physics/collide_internal.h"
+#include "physics/collision/collide_internal.h"
+#include "physics/collision/collide_shapes.h"
 
 #include <string.h>
 
@@ -440,4 +441,31 @@ bool vx_collide_capsule_box(const vx_transform *capsule, float radius, float hal
                          lc.feature[i]);
     vx_manifold_sort_by_feature(out);
     return true;
+}
+
+/* the capsule feature of an id: bits 0..7 (0 the -Y end, 1 the +Y end) */
+#define VX_CAPSULE_END_MASK 0xffu
+/* cos of the angle within which an end's own normal must agree with the
+ * manifold's (about 2.6 degrees): the same face of the box. */
+#define VX_CAPSULE_END_SAME_NORMAL 0.999f
+
+/* A capsule toppling about the end it touches a box with swings the other
+ * end through the box within a substep. So the other end, as a sphere
+ * against the box, adds its own (speculative) point when it finds the same
+ * face: the solver then stops it at the surface like the first. */
+void vx_collide_capsule_box_far_end(const vx_collider *cap, const vx_transform *tc, const vx_collider *box,
+                                    const vx_transform *tb, float margin, vx_manifold *m)
+{
+    if (m->count != 1 || (m->points[0].feature >> VX_FEATURE_KIND_SHIFT) != VX_FEATURE_KIND_CAPSULE_BOX) return;
+    uint32_t end = m->points[0].feature & VX_CAPSULE_END_MASK;
+    if (end > 1u) return; /* the side or a two-point contact: nothing swings */
+    float sign = end == 0u ? 1.0f : -1.0f; /* the other end */
+    vx_vec3 far_end = vx_vec3_add(tc->position, vx_quat_rotate(vx_quat_normalize(tc->rotation),
+                                                                vx_vec3_make(0.0f, sign * cap->half_height, 0.0f)));
+    vx_manifold e;
+    if (!vx_collide_sphere_box(far_end, cap->radius, tb, box->half_extents, margin, &e)) return;
+    if (vx_vec3_dot(e.normal, m->normal) < VX_CAPSULE_END_SAME_NORMAL) return;
+    uint32_t feature =
+        (VX_FEATURE_KIND_CAPSULE_BOX << VX_FEATURE_KIND_SHIFT) | (1u - end) | (e.points[0].feature << 8);
+    vx_manifold_push(m, e.points[0].point_a, e.points[0].point_b, e.points[0].depth, feature);
 }

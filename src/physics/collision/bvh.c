@@ -4,7 +4,7 @@
  * in half (a selection, not a full sort: see select_nth); a leaf holds one
  * entry. The bvh keeps its arrays between builds, so a rebuild of the same
  * size allocates nothing. */
-#include "voltex/physics.h"
+#include "physics/collision/bvh.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -301,4 +301,17 @@ vx_status vx_bvh_query_pairs(const vx_bvh *bvh, vx_pair_list *out)
     vx_status st = self_pairs(bvh, 0, out);
     if (st != VX_OK) return st;
     return sort_pairs(out);
+}
+
+void vx_pair_list_init(vx_pair_list *list)
+{
+    list->items = NULL;
+    list->count = 0;
+    list->capacity = 0;
+}
+
+void vx_pair_list_free(vx_pair_list *list)
+{
+    free(list->items);
+    vx_pair_list_init(list);
 }

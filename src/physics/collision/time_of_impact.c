@@ -10,7 +10,9 @@
  * narrow phase's normal at the current poses: the closest-point direction
  * for spheres and capsules (g is then the distance itself), the axis of
  * largest separation for two boxes. */
-#include "physics/time_of_impact.h"
+#include "physics/collision/time_of_impact.h"
+
+#include "physics/collision/collide_shapes.h"
 
 #include <math.h>
 
@@ -55,38 +57,6 @@ float vx_toi_gap_along(const vx_collider *a, const vx_transform *ta, const vx_co
     return (0.0f - support(b, tb, vx_vec3_neg(n))) - support(a, ta, n);
 }
 
-bool vx_toi_collide(const vx_collider *ca, const vx_transform *ta, const vx_collider *cb, const vx_transform *tb,
-                    float margin, vx_manifold *m)
-{
-    bool hit = false;
-    bool flip = false;
-    if (ca->type == VX_SHAPE_SPHERE && cb->type == VX_SHAPE_SPHERE) {
-        hit = vx_collide_sphere_sphere(ta->position, ca->radius, tb->position, cb->radius, margin, m);
-    } else if (ca->type == VX_SHAPE_SPHERE && cb->type == VX_SHAPE_BOX) {
-        hit = vx_collide_sphere_box(ta->position, ca->radius, tb, cb->half_extents, margin, m);
-    } else if (ca->type == VX_SHAPE_BOX && cb->type == VX_SHAPE_SPHERE) {
-        hit = vx_collide_sphere_box(tb->position, cb->radius, ta, ca->half_extents, margin, m);
-        flip = true;
-    } else if (ca->type == VX_SHAPE_BOX && cb->type == VX_SHAPE_BOX) {
-        hit = vx_collide_box_box(ta, ca->half_extents, tb, cb->half_extents, margin, m);
-    } else if (ca->type == VX_SHAPE_CAPSULE && cb->type == VX_SHAPE_CAPSULE) {
-        hit = vx_collide_capsule_capsule(ta, ca->radius, ca->half_height, tb, cb->radius, cb->half_height, margin,
-                                         m);
-    } else if (ca->type == VX_SHAPE_CAPSULE) {
-        hit = cb->type == VX_SHAPE_SPHERE
-                  ? vx_collide_capsule_sphere(ta, ca->radius, ca->half_height, tb->position, cb->radius, margin, m)
-                  : vx_collide_capsule_box(ta, ca->radius, ca->half_height, tb, cb->half_extents, margin, m);
-    } else {
-        hit = ca->type == VX_SHAPE_SPHERE
-                  ? vx_collide_capsule_sphere(tb, cb->radius, cb->half_height, ta->position, ca->radius, margin, m)
-                  : vx_collide_capsule_box(tb, cb->radius, cb->half_height, ta, ca->half_extents, margin, m);
-        flip = true;
-    }
-    if (!hit || m->count <= 0) return false;
-    if (flip) vx_manifold_flip(m);
-    return true;
-}
-
 bool vx_time_of_impact(const vx_toi_body *a, const vx_toi_body *b, float t_max, float tolerance, float *t_hit)
 {
     vx_vec3 dv = vx_vec3_sub(a->v, b->v);
@@ -100,7 +70,7 @@ bool vx_time_of_impact(const vx_toi_body *a, const vx_toi_body *b, float t_max, 
         /* Farther apart than what can close in the time left: no impact. */
         float reach = tolerance + closing * (t_max - t);
         vx_manifold m;
-        if (!vx_toi_collide(a->shape, &ta, b->shape, &tb, reach, &m)) return false;
+        if (!vx_collide_shapes(a->shape, &ta, b->shape, &tb, reach, &m)) return false;
         vx_vec3 n = m.normal;
         float gap = vx_toi_gap_along(a->shape, &ta, b->shape, &tb, n);
         if (gap <= tolerance) {

@@ -1,7 +1,7 @@
 /* Continuous collision (private to the physics module), in three parts:
  *
  * 1. Which pairs get contacts ahead of time (vx_ccd_pair_margin, used by the
- *    narrow phase of manifold_detect.c). Interface.md, rigidbody `bullet`:
+ *    narrow phase of narrow_phase.c). Interface.md, rigidbody `bullet`:
  *    - a dynamic body against a static or kinematic one: continuous, always:
  *      the margin is speculative_distance plus what the pair's relative
  *      motion can close in the substep, so a fast body meets a speculative
@@ -38,7 +38,7 @@
 
 #include "common/thread_pool.h"
 
-#include "physics/broadphase.h"
+#include "physics/collision/broadphase.h"
 #include "physics/body_set.h"
 #include "voltex/collide.h"
 

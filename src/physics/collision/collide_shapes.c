@@ -1,0 +1,70 @@
+/* The shape-pair table (collide_shapes.h). */
+#include "physics/collision/collide_shapes.h"
+
+#include <assert.h>
+
+static bool sphere_sphere(const vx_collider *a, const vx_transform *ta, const vx_collider *b, const vx_transform *tb,
+                          float margin, vx_manifold *out)
+{
+    return vx_collide_sphere_sphere(ta->position, a->radius, tb->position, b->radius, margin, out);
+}
+
+static bool sphere_box(const vx_collider *a, const vx_transform *ta, const vx_collider *b, const vx_transform *tb,
+                       float margin, vx_manifold *out)
+{
+    return vx_collide_sphere_box(ta->position, a->radius, tb, b->half_extents, margin, out);
+}
+
+static bool box_box(const vx_collider *a, const vx_transform *ta, const vx_collider *b, const vx_transform *tb,
+                    float margin, vx_manifold *out)
+{
+    return vx_collide_box_box(ta, a->half_extents, tb, b->half_extents, margin, out);
+}
+
+static bool capsule_sphere(const vx_collider *a, const vx_transform *ta, const vx_collider *b,
+                           const vx_transform *tb, float margin, vx_manifold *out)
+{
+    return vx_collide_capsule_sphere(ta, a->radius, a->half_height, tb->position, b->radius, margin, out);
+}
+
+static bool capsule_box(const vx_collider *a, const vx_transform *ta, const vx_collider *b, const vx_transform *tb,
+                        float margin, vx_manifold *out)
+{
+    return vx_collide_capsule_box(ta, a->radius, a->half_height, tb, b->half_extents, margin, out);
+}
+
+static bool capsule_capsule(const vx_collider *a, const vx_transform *ta, const vx_collider *b,
+                            const vx_transform *tb, float margin, vx_manifold *out)
+{
+    return vx_collide_capsule_capsule(ta, a->radius, a->half_height, tb, b->radius, b->half_height, margin, out);
+}
+
+#define SHAPE_TYPES 3
+
+typedef struct {
+    vx_collide_fn fn;
+    bool swapped; /* fn takes B first: call it swapped, then flip the manifold */
+} pair_entry;
+
+static const pair_entry pairs[SHAPE_TYPES][SHAPE_TYPES] = {
+    [VX_SHAPE_SPHERE] = {[VX_SHAPE_SPHERE] = {sphere_sphere, false},
+                         [VX_SHAPE_BOX] = {sphere_box, false},
+                         [VX_SHAPE_CAPSULE] = {capsule_sphere, true}},
+    [VX_SHAPE_BOX] = {[VX_SHAPE_SPHERE] = {sphere_box, true},
+                      [VX_SHAPE_BOX] = {box_box, false},
+                      [VX_SHAPE_CAPSULE] = {capsule_box, true}},
+    [VX_SHAPE_CAPSULE] = {[VX_SHAPE_SPHERE] = {capsule_sphere, false},
+                          [VX_SHAPE_BOX] = {capsule_box, false},
+                          [VX_SHAPE_CAPSULE] = {capsule_capsule, false}},
+};
+
+bool vx_collide_shapes(const vx_collider *a, const vx_transform *ta, const vx_collider *b, const vx_transform *tb,
+                       float margin, vx_manifold *out)
+{
+    assert((unsigned)a->type < SHAPE_TYPES && (unsigned)b->type < SHAPE_TYPES);
+    const pair_entry *e = &pairs[a->type][b->type];
+    bool hit = e->swapped ? e->fn(b, tb, a, ta, margin, out) : e->fn(a, ta, b, tb, margin, out);
+    if (!hit || out->count <= 0) return false;
+    if (e->swapped) vx_manifold_flip(out);
+    return true;
+}

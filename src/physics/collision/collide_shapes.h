@@ -1,0 +1,30 @@
+/* The narrow phase of one pair of colliders, whatever their types (private
+ * to the physics module): a [type][type] table of functions with one
+ * signature. Each shape pair is written once, for one order of its shapes;
+ * the other order calls it with A and B swapped and flips the manifold. */
+#ifndef VOLTEX_PHYSICS_COLLISION_COLLIDE_SHAPES_H
+#define VOLTEX_PHYSICS_COLLISION_COLLIDE_SHAPES_H
+
+#include <stdbool.h>
+
+#include "voltex/collide.h"
+#include "voltex/ecs.h"
+#include "voltex/physics.h"
+
+/* Shape a placed at ta against shape b at tb: true and *out filled (normal
+ * from A to B, count >= 1) when they are closer than margin, as the
+ * functions of collide.h. */
+typedef bool (*vx_collide_fn)(const vx_collider *a, const vx_transform *ta, const vx_collider *b,
+                              const vx_transform *tb, float margin, vx_manifold *out);
+
+bool vx_collide_shapes(const vx_collider *a, const vx_transform *ta, const vx_collider *b, const vx_transform *tb,
+                       float margin, vx_manifold *out);
+
+/* A capsule touching a box with one end only gets one point, however fast
+ * it turns; this adds the other end's point when it finds the same face
+ * (collide_capsule_box.c). m: capsule (A) against box (B), as found by
+ * vx_collide_shapes. */
+void vx_collide_capsule_box_far_end(const vx_collider *capsule, const vx_transform *tc, const vx_collider *box,
+                                    const vx_transform *tb, float margin, vx_manifold *m);
+
+#endif
