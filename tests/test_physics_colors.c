@@ -1,4 +1,4 @@
-/* The solve order of the contact constraints (src/physics/contact_color.h),
+/* The solve order of the contact constraints (src/physics/solve_order.h),
  * over hand-made and random constraint graphs: chains, stacks, dense
  * clusters, floating pairs, a floor carrying hundreds of bodies, hubs with
  * more than VX_LEVEL_COLORS constraints, none at all.
@@ -11,15 +11,15 @@
  * and no two of a unit share a moved body; a parallel range has at least
  * VX_COLOR_MIN_PARALLEL constraints and a level at most VX_LEVEL_COLORS
  * parallel ranges. The sequential order: islands in bins, each bin in
- * steps and lanes, and one bin's flow data (each unit's rank and the units
+ * waves and lanes, and one bin's flow data (each unit's rank and the units
  * it waits for, against a walk back over the units). The result is a
- * function of the input alone, whatever the vx_contact_colors held
+ * function of the input alone, whatever the vx_solve_order held
  * before. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "physics/contact_color.h"
+#include "physics/solver/solve_order.h"
 #include "test_helpers.h"
 
 #define NO_DEPTH UINT32_MAX
@@ -71,24 +71,24 @@ static void graph_add(graph *g, uint32_t a, uint32_t b)
     it->moved_b = g->moved[b];
 }
 
-/* The graphs here are small: their one bin's steps are split and go as a
- * flow as a large island's would (VX_STEP_SPLIT_MIN_ITEMS, VX_FLOW_MIN_ITEMS). */
-static void colors_init(vx_contact_colors *c)
+/* The graphs here are small: their one bin's waves are split and go as a
+ * flow as a large island's would (VX_WAVE_SPLIT_MIN_ITEMS, VX_FLOW_MIN_ITEMS). */
+static void colors_init(vx_solve_order *c)
 {
-    vx_contact_colors_init(c);
-    c->tuning.step_split_min = 1u;
+    vx_solve_order_init(c);
+    c->tuning.wave_split_min = 1u;
     c->tuning.flow_min = 1u;
 }
 
-static vx_status run_colors(vx_contact_colors *c, const graph *g, bool colored)
+static vx_status run_colors(vx_solve_order *c, const graph *g, bool colored)
 {
-    vx_status st = vx_contact_colors_begin(c, g->count, g->body_count);
+    vx_status st = vx_solve_order_begin(c, g->count, g->body_count);
     if (st != VX_OK) return st;
     for (size_t i = 0; i < g->count; i++) {
         const item *it = &g->items[i];
-        vx_contact_colors_add(c, it->id, it->a, it->moved_a, it->b, it->moved_b);
+        vx_solve_order_add(c, it->id, it->a, it->moved_a, it->b, it->moved_b);
     }
-    return vx_contact_colors_end(c, colored);
+    return vx_solve_order_end(c, colored);
 }
 
 /* The item of an id (ids increase, so a binary search). */
@@ -172,7 +172,7 @@ static bool marks_take(body_marks *m, const item *it)
 
 /* The unit/range structure shared by both orders; units hold 1 ..
  * max_unit positions. */
-static void check_tiling_units(const vx_contact_colors *c, const graph *g, size_t max_unit)
+static void check_tiling_units(const vx_solve_order *c, const graph *g, size_t max_unit)
 {
     cr_assert_eq(c->count, g->count);
     if (g->count == 0) {
@@ -181,7 +181,7 @@ static void check_tiling_units(const vx_contact_colors *c, const graph *g, size_
         return;
     }
     cr_assert_gt(c->range_count, 0u);
-    /* units tile the order, each 1..VX_COLOR_UNIT positions */
+    /* units tile the order, each 1..VX_SOLVE_UNIT positions */
     cr_assert_eq(c->unit_start[0], 0u);
     cr_assert_eq(c->unit_start[c->unit_count], (uint32_t)c->count);
     for (size_t u = 0; u < c->unit_count; u++) {
@@ -201,7 +201,7 @@ static void check_tiling_units(const vx_contact_colors *c, const graph *g, size_
     bool *seen = calloc(g->count, sizeof *seen);
     cr_assert_not_null(seen);
     for (size_t p = 0; p < c->count; p++) {
-        const item *it = item_of(g, c->order[p]);
+        const item *it = item_of(g, c->sequence[p]);
         size_t k = (size_t)(it - g->items);
         cr_assert(!seen[k], "id %u appears twice", it->id);
         seen[k] = true;
@@ -209,10 +209,10 @@ static void check_tiling_units(const vx_contact_colors *c, const graph *g, size_
     free(seen);
 }
 
-static void check_tiling(const vx_contact_colors *c, const graph *g) { check_tiling_units(c, g, VX_COLOR_UNIT); }
+static void check_tiling(const vx_solve_order *c, const graph *g) { check_tiling_units(c, g, VX_SOLVE_UNIT); }
 
 /* Every invariant of the coloured order. */
-static void check_colored(const vx_contact_colors *c, const graph *g)
+static void check_colored(const vx_solve_order *c, const graph *g)
 {
     check_tiling(c, g);
     if (g->count == 0) return;
@@ -222,7 +222,7 @@ static void check_colored(const vx_contact_colors *c, const graph *g)
     marks_init(&marks, g->body_count);
     uint32_t parallel_in_level = 0;
     for (size_t r = 0; r < c->range_count; r++) {
-        const vx_color_range *range = &c->ranges[r];
+        const vx_solve_range *range = &c->ranges[r];
         if (r > 0) {
             cr_assert_geq(range->level, c->ranges[r - 1].level, "range %zu goes down a level", r);
             if (range->level != c->ranges[r - 1].level) parallel_in_level = 0;
@@ -239,11 +239,11 @@ static void check_colored(const vx_contact_colors *c, const graph *g)
             /* a unit's constraints share no moved body */
             for (uint32_t p = c->unit_start[u]; p < c->unit_start[u + 1]; p++)
                 for (uint32_t q = p + 1u; q < c->unit_start[u + 1]; q++)
-                    cr_assert(!share_moved_body(item_of(g, c->order[p]), item_of(g, c->order[q])),
+                    cr_assert(!share_moved_body(item_of(g, c->sequence[p]), item_of(g, c->sequence[q])),
                               "unit %u of %s range %zu (level %u): ids %u and %u share a moved body", u,
-                              range->serial ? "serial" : "parallel", r, range->level, c->order[p], c->order[q]);
+                              range->serial ? "serial" : "parallel", r, range->level, c->sequence[p], c->sequence[q]);
             for (uint32_t p = c->unit_start[u]; p < c->unit_start[u + 1]; p++) {
-                const item *it = item_of(g, c->order[p]);
+                const item *it = item_of(g, c->sequence[p]);
                 /* a parallel range's constraints share no moved body */
                 if (!range->serial)
                     cr_assert(marks_take(&marks, it), "parallel range %zu: id %u shares a moved body", r, it->id);
@@ -284,34 +284,34 @@ static size_t *reference_islands(const graph *g)
 }
 
 /* The sequential order in lanes, bin by bin (bin_of[i]: item i's bin, in
- * turn): item i's step is one more than the largest step of the items
+ * turn): item i's wave is one more than the largest wave of the items
  * before it sharing a moved body (found pair by pair here); a bin's items go
- * by step, in add order within a step, and units are runs of up to
- * VX_COLOR_UNIT items of one step of one bin. So two items sharing a moved
+ * by wave, in add order within a wave, and units are runs of up to
+ * VX_SOLVE_UNIT items of one wave of one bin. So two items sharing a moved
  * body keep their order of add (the results are those of that order) and a
  * unit's items share none (SIMD lanes). With several bins the threads split
  * only where a bin starts. */
-static void check_sequential_lanes(const vx_contact_colors *c, const graph *g, const size_t *bin_of, size_t bins)
+static void check_sequential_lanes(const vx_solve_order *c, const graph *g, const size_t *bin_of, size_t bins)
 {
     size_t n = g->count;
-    size_t *step = calloc(n, sizeof *step);
+    size_t *wave = calloc(n, sizeof *wave);
     size_t *expected = calloc(n, sizeof *expected);
-    cr_assert(step && expected);
+    cr_assert(wave && expected);
     cr_assert(c->lanes);
-    size_t steps = 0;
+    size_t waves = 0;
     for (size_t i = 0; i < n; i++) {
         for (size_t j = 0; j < i; j++)
-            if (share_moved_body(&g->items[i], &g->items[j]) && step[j] + 1u > step[i]) step[i] = step[j] + 1u;
-        if (step[i] + 1u > steps) steps = step[i] + 1u;
+            if (share_moved_body(&g->items[i], &g->items[j]) && wave[j] + 1u > wave[i]) wave[i] = wave[j] + 1u;
+        if (wave[i] + 1u > waves) waves = wave[i] + 1u;
     }
     size_t at = 0;
     for (size_t k = 0; k < bins; k++)
-        for (size_t s = 0; s < steps; s++)
+        for (size_t s = 0; s < waves; s++)
             for (size_t i = 0; i < n; i++)
-                if (step[i] == s && bin_of[i] == k) expected[at++] = i;
+                if (wave[i] == s && bin_of[i] == k) expected[at++] = i;
     cr_assert_eq(at, n);
-    for (size_t p = 0; p < n; p++) cr_assert_eq(c->order[p], g->items[expected[p]].id, "position %zu", p);
-    /* units: a bin's step's positions in runs of VX_COLOR_UNIT (the last shorter) */
+    for (size_t p = 0; p < n; p++) cr_assert_eq(c->sequence[p], g->items[expected[p]].id, "position %zu", p);
+    /* units: a bin's wave's positions in runs of VX_SOLVE_UNIT (the last shorter) */
     size_t u = 0, splits = 0;
     for (size_t p = 0; p < n; u++) {
         size_t i0 = expected[p], run = 0;
@@ -322,7 +322,7 @@ static void check_sequential_lanes(const vx_contact_colors *c, const graph *g, c
             cr_assert_eq(c->split_unit[splits], (uint32_t)u, "bin %zu starts at unit %zu", splits, u);
             splits++;
         }
-        while (p < n && step[expected[p]] == step[i0] && bin_of[expected[p]] == bin_of[i0] && run < VX_COLOR_UNIT) {
+        while (p < n && wave[expected[p]] == wave[i0] && bin_of[expected[p]] == bin_of[i0] && run < VX_SOLVE_UNIT) {
             for (size_t q = c->unit_start[u]; q < p; q++)
                 cr_assert_not(share_moved_body(&g->items[expected[q]], &g->items[expected[p]]),
                               "positions %zu and %zu of one unit share a moved body", q, p);
@@ -331,10 +331,10 @@ static void check_sequential_lanes(const vx_contact_colors *c, const graph *g, c
         }
     }
     cr_assert_eq(u, c->unit_count);
-    /* neighbouring units of one step, or of two bins, are marked apart */
+    /* neighbouring units of one wave, or of two bins, are marked apart */
     for (size_t v = 0; v + 1u < c->unit_count; v++) {
         size_t i = expected[c->unit_start[v]], j = expected[c->unit_start[v + 1u]];
-        bool apart = step[i] == step[j] || bin_of[i] != bin_of[j];
+        bool apart = wave[i] == wave[j] || bin_of[i] != bin_of[j];
         cr_assert_eq(c->unit_apart[v] != 0, apart, "unit %zu", v);
     }
     cr_assert_eq(u, c->unit_count);
@@ -346,70 +346,70 @@ static void check_sequential_lanes(const vx_contact_colors *c, const graph *g, c
             if (share_moved_body(&g->items[expected[p]], &g->items[expected[q]]))
                 cr_assert_lt(expected[p], expected[q], "positions %zu and %zu swapped", p, q);
     free(expected);
-    free(step);
+    free(wave);
 }
 
-/* One bin's ranges: a step of at least VX_STEP_MIN_PARALLEL items is a
- * parallel range of its own, the steps between such steps one serial range;
- * levels strictly increase, so that no sweep reverses two ranges (the steps
+/* One bin's ranges: a wave of at least VX_WAVE_MIN_PARALLEL items is a
+ * parallel range of its own, the waves between such waves one serial range;
+ * levels strictly increase, so that no sweep reverses two ranges (the waves
  * keep their order in every pass, for any number of threads). */
-static void check_step_ranges(const vx_contact_colors *c, const graph *g)
+static void check_wave_ranges(const vx_solve_order *c, const graph *g)
 {
-    /* each item's step, pair by pair (as check_sequential_lanes) */
+    /* each item's wave, pair by pair (as check_sequential_lanes) */
     size_t n = g->count;
-    size_t *step = calloc(n, sizeof *step);
-    cr_assert_not_null(step);
+    size_t *wave = calloc(n, sizeof *wave);
+    cr_assert_not_null(wave);
     for (size_t i = 0; i < n; i++)
         for (size_t j = 0; j < i; j++)
-            if (share_moved_body(&g->items[i], &g->items[j]) && step[j] + 1u > step[i]) step[i] = step[j] + 1u;
+            if (share_moved_body(&g->items[i], &g->items[j]) && wave[j] + 1u > wave[i]) wave[i] = wave[j] + 1u;
     for (size_t r = 0; r < c->range_count; r++) {
-        const vx_color_range *range = &c->ranges[r];
+        const vx_solve_range *range = &c->ranges[r];
         if (r > 0) cr_assert_gt(range->level, c->ranges[r - 1].level, "range %zu does not start a new level", r);
         size_t first = c->unit_start[range->begin], last = c->unit_start[range->end];
-        size_t s0 = step[item_of(g, c->order[first]) - g->items];
-        size_t s1 = step[item_of(g, c->order[last - 1u]) - g->items];
+        size_t s0 = wave[item_of(g, c->sequence[first]) - g->items];
+        size_t s1 = wave[item_of(g, c->sequence[last - 1u]) - g->items];
         if (!range->serial) {
-            cr_assert_eq(s0, s1, "a parallel range holds one step");
-            cr_assert_geq(last - first, (size_t)VX_STEP_MIN_PARALLEL);
-            /* and the whole step */
-            if (first > 0) cr_assert_neq(step[item_of(g, c->order[first - 1u]) - g->items], s0);
-            if (last < n) cr_assert_neq(step[item_of(g, c->order[last]) - g->items], s0);
+            cr_assert_eq(s0, s1, "a parallel range holds one wave");
+            cr_assert_geq(last - first, (size_t)VX_WAVE_MIN_PARALLEL);
+            /* and the whole wave */
+            if (first > 0) cr_assert_neq(wave[item_of(g, c->sequence[first - 1u]) - g->items], s0);
+            if (last < n) cr_assert_neq(wave[item_of(g, c->sequence[last]) - g->items], s0);
         } else {
-            /* its steps are all small */
+            /* its waves are all small */
             for (size_t p = first; p < last;) {
-                size_t s = step[item_of(g, c->order[p]) - g->items], q = p;
-                while (q < last && step[item_of(g, c->order[q]) - g->items] == s) q++;
-                cr_assert_lt(q - p, (size_t)VX_STEP_MIN_PARALLEL, "a wide step in a serial range");
+                size_t s = wave[item_of(g, c->sequence[p]) - g->items], q = p;
+                while (q < last && wave[item_of(g, c->sequence[q]) - g->items] == s) q++;
+                cr_assert_lt(q - p, (size_t)VX_WAVE_MIN_PARALLEL, "a wide wave in a serial range");
                 p = q;
             }
             if (r > 0) cr_assert_not(c->ranges[r - 1].serial, "serial ranges in a row are one");
         }
     }
-    free(step);
+    free(wave);
 }
 
 /* Is the moved body x one of item it's? */
 static bool moves_body(const item *it, uint32_t x) { return (it->moved_a && it->a == x) || (it->moved_b && it->b == x); }
 
-/* One bin's flow data (contact_color.h): a unit's rank is the index in the
+/* One bin's flow data (solve_order.h): a unit's rank is the index in the
  * order of add of its first item, the smallest of the unit's; its
  * dependencies are, for each of its moved bodies, the nearest unit before
  * it that touches that body, looking back over the end of the pass into
  * the pass before (found here by walking back unit by unit), each once,
  * and nothing else. */
-static void check_flow(const vx_contact_colors *c, const graph *g)
+static void check_flow(const vx_solve_order *c, const graph *g)
 {
     cr_assert(c->flow, "one bin goes as a flow");
     size_t units = c->unit_count;
     for (size_t u = 0; u < units; u++) {
         size_t first = c->unit_start[u], last = c->unit_start[u + 1u];
-        size_t rank = (size_t)(item_of(g, c->order[first]) - g->items);
+        size_t rank = (size_t)(item_of(g, c->sequence[first]) - g->items);
         cr_assert_eq(c->unit_rank[u], (uint32_t)rank, "unit %zu", u);
-        for (size_t p = first; p < last; p++) cr_assert_geq((size_t)(item_of(g, c->order[p]) - g->items), rank);
-        uint32_t expected[2 * VX_COLOR_UNIT];
+        for (size_t p = first; p < last; p++) cr_assert_geq((size_t)(item_of(g, c->sequence[p]) - g->items), rank);
+        uint32_t expected[2 * VX_SOLVE_UNIT];
         size_t count = 0;
         for (size_t p = first; p < last; p++) {
-            const item *it = item_of(g, c->order[p]);
+            const item *it = item_of(g, c->sequence[p]);
             uint32_t bodies[2] = {it->moved_a ? it->a : UINT32_MAX, it->moved_b ? it->b : UINT32_MAX};
             for (int k = 0; k < 2; k++) {
                 if (bodies[k] == UINT32_MAX) continue;
@@ -417,7 +417,7 @@ static void check_flow(const vx_contact_colors *c, const graph *g)
                     size_t v = (u + units - back) % units;
                     bool touches = false;
                     for (size_t q = c->unit_start[v]; q < c->unit_start[v + 1u]; q++)
-                        touches = touches || moves_body(item_of(g, c->order[q]), bodies[k]);
+                        touches = touches || moves_body(item_of(g, c->sequence[q]), bodies[k]);
                     if (!touches) continue;
                     bool seen = false;
                     for (size_t j = 0; j < count; j++) seen = seen || expected[j] == (uint32_t)v;
@@ -441,7 +441,7 @@ static void check_flow(const vx_contact_colors *c, const graph *g)
  * max(VX_ISLAND_BIN_MIN, n / VX_ISLAND_BINS) items but the last, in lanes
  * bin by bin (check_sequential_lanes), one parallel range; one serial range
  * when that makes one bin. */
-static void check_sequential(const vx_contact_colors *c, const graph *g)
+static void check_sequential(const vx_solve_order *c, const graph *g)
 {
     if (g->count == 0) {
         check_tiling(c, g);
@@ -468,7 +468,7 @@ static void check_sequential(const vx_contact_colors *c, const graph *g)
     if (filled > 0) bins++;
     check_tiling(c, g);
     if (bins < 2u) {
-        check_step_ranges(c, g);
+        check_wave_ranges(c, g);
         check_flow(c, g);
     } else {
         cr_assert_not(c->flow, "bins go to the threads whole, not as a flow");
@@ -500,17 +500,17 @@ Test(physics_colors, islands_of_the_sequential_order_go_to_bins_whole)
         for (uint32_t k = 1; k < height; k++) graph_add(&g, body + k - 1u, body + k);
         body += height;
     }
-    vx_contact_colors c;
+    vx_solve_order c;
     colors_init(&c);
     cr_assert_eq(run_colors(&c, &g, false), VX_OK);
     cr_assert_gt(c.split_count, 2u, "%zu constraints in %zu bins", g.count, c.split_count);
     check_sequential(&c, &g);
-    vx_contact_colors_free(&c);
+    vx_solve_order_free(&c);
     graph_free(&g);
 }
 
 /* The level of the range holding position p. */
-static uint32_t level_at(const vx_contact_colors *c, size_t p)
+static uint32_t level_at(const vx_solve_order *c, size_t p)
 {
     for (size_t r = 0; r < c->range_count; r++)
         if (c->unit_start[c->ranges[r].end] > p) return c->ranges[r].level;
@@ -518,7 +518,7 @@ static uint32_t level_at(const vx_contact_colors *c, size_t p)
     return 0;
 }
 
-static bool range_is_serial_at(const vx_contact_colors *c, size_t p)
+static bool range_is_serial_at(const vx_solve_order *c, size_t p)
 {
     for (size_t r = 0; r < c->range_count; r++)
         if (c->unit_start[c->ranges[r].end] > p) return c->ranges[r].serial;
@@ -528,14 +528,14 @@ static bool range_is_serial_at(const vx_contact_colors *c, size_t p)
 
 /* Units marked apart (solved side by side by the SIMD kernel) share no
  * moved body with the unit after them; the last unit is never marked. */
-static void check_apart(const vx_contact_colors *c, const graph *g)
+static void check_apart(const vx_solve_order *c, const graph *g)
 {
     for (size_t u = 0; u < c->unit_count; u++) {
         if (!c->unit_apart[u]) continue;
         cr_assert_lt(u + 1u, c->unit_count, "the last unit is marked apart");
         for (size_t p = c->unit_start[u]; p < c->unit_start[u + 1u]; p++)
             for (size_t q = c->unit_start[u + 1u]; q < c->unit_start[u + 2u]; q++)
-                cr_assert_not(share_moved_body(item_of(g, c->order[p]), item_of(g, c->order[q])),
+                cr_assert_not(share_moved_body(item_of(g, c->sequence[p]), item_of(g, c->sequence[q])),
                               "units %zu and %zu are marked apart but share a moved body", u, u + 1u);
     }
 }
@@ -544,7 +544,7 @@ static void check_apart(const vx_contact_colors *c, const graph *g)
 static void check_both(const graph *g)
 {
     for (int colored = 0; colored < 2; colored++) {
-        vx_contact_colors c;
+        vx_solve_order c;
         colors_init(&c);
         cr_assert_eq(run_colors(&c, g, colored != 0), VX_OK);
         check_apart(&c, g);
@@ -552,7 +552,7 @@ static void check_both(const graph *g)
             check_colored(&c, g);
         else
             check_sequential(&c, g);
-        vx_contact_colors_free(&c);
+        vx_solve_order_free(&c);
     }
 }
 
@@ -563,7 +563,7 @@ Test(physics_colors, no_constraints_give_no_ranges)
     graph g;
     graph_init(&g, 5, 0);
     for (int colored = 0; colored < 2; colored++) {
-        vx_contact_colors c;
+        vx_solve_order c;
         colors_init(&c);
         cr_assert_eq(run_colors(&c, &g, colored != 0), VX_OK);
         cr_assert_eq(c.count, 0u);
@@ -581,7 +581,7 @@ Test(physics_colors, no_constraints_give_no_ranges)
         cr_assert_eq(c.range_count, 0u);
         cr_assert_eq(c.unit_count, 0u);
         graph_free(&one);
-        vx_contact_colors_free(&c);
+        vx_solve_order_free(&c);
     }
     graph_free(&g);
 }
@@ -596,17 +596,17 @@ Test(physics_colors, chain_climbs_one_level_per_link)
     /* added top first, so the order must turn it round */
     for (uint32_t k = N; k >= 1; k--) graph_add(&g, k - 1u, k);
     check_both(&g);
-    vx_contact_colors c;
+    vx_solve_order c;
     colors_init(&c);
     cr_assert_eq(run_colors(&c, &g, true), VX_OK);
     cr_assert_eq(c.range_count, (size_t)N);
     for (size_t p = 0; p < N; p++) {
         /* position p holds the link from body p to p + 1 */
-        cr_assert_eq(c.order[p], g.items[N - 1 - p].id, "position %zu", p);
+        cr_assert_eq(c.sequence[p], g.items[N - 1 - p].id, "position %zu", p);
         cr_assert_eq(c.ranges[p].level, (uint32_t)p);
         cr_assert(c.ranges[p].serial);
     }
-    vx_contact_colors_free(&c);
+    vx_solve_order_free(&c);
     graph_free(&g);
 }
 
@@ -622,7 +622,7 @@ Test(physics_colors, stack_with_four_points_per_pair_is_one_serial_range_per_lev
     for (uint32_t k = 1; k <= BOXES; k++)
         for (int p = 0; p < POINTS; p++) graph_add(&g, k - 1u, k);
     check_both(&g);
-    vx_contact_colors c;
+    vx_solve_order c;
     colors_init(&c);
     cr_assert_eq(run_colors(&c, &g, true), VX_OK);
     cr_assert_eq(c.range_count, (size_t)BOXES);
@@ -633,8 +633,8 @@ Test(physics_colors, stack_with_four_points_per_pair_is_one_serial_range_per_lev
         cr_assert_eq(c.ranges[r].end - c.ranges[r].begin, (uint32_t)POINTS);
     }
     /* the order within a level is the add order */
-    for (size_t p = 0; p < c.count; p++) cr_assert_eq(c.order[p], g.items[p].id);
-    vx_contact_colors_free(&c);
+    for (size_t p = 0; p < c.count; p++) cr_assert_eq(c.sequence[p], g.items[p].id);
+    vx_solve_order_free(&c);
     graph_free(&g);
 }
 
@@ -648,23 +648,23 @@ Test(physics_colors, bodies_on_a_floor_are_one_parallel_colour)
     g.moved[BODIES] = false; /* the floor is the last slot */
     for (uint32_t k = 0; k < BODIES; k++) graph_add(&g, k, BODIES);
     check_both(&g);
-    vx_contact_colors c;
+    vx_solve_order c;
     colors_init(&c);
     cr_assert_eq(run_colors(&c, &g, true), VX_OK);
     cr_assert_eq(c.range_count, 1u);
     cr_assert(!c.ranges[0].serial);
     cr_assert_eq(c.ranges[0].level, 0u);
-    cr_assert_eq(c.unit_count, (size_t)BODIES / VX_COLOR_UNIT);
-    for (size_t p = 0; p < BODIES; p++) cr_assert_eq(c.order[p], g.items[p].id);
-    vx_contact_colors_free(&c);
+    cr_assert_eq(c.unit_count, (size_t)BODIES / VX_SOLVE_UNIT);
+    for (size_t p = 0; p < BODIES; p++) cr_assert_eq(c.sequence[p], g.items[p].id);
+    vx_solve_order_free(&c);
     graph_free(&g);
 }
 
 
 /* A row of 40 boxes on a floor, each touching the next: one island. In the
- * sequential order the 40 floor contacts (added first) are one step, wide
+ * sequential order the 40 floor contacts (added first) are one wave, wide
  * enough for the threads: a parallel range of 10 units; each box-box
- * contact then waits for the one before (a chain of 39 steps of one):
+ * contact then waits for the one before (a chain of 39 waves of one):
  * one serial range after it, at a higher level. */
 Test(physics_colors, sequential_wide_step_is_a_parallel_range_and_a_chain_one_serial_range)
 {
@@ -675,21 +675,21 @@ Test(physics_colors, sequential_wide_step_is_a_parallel_range_and_a_chain_one_se
     for (uint32_t k = 0; k < BOXES; k++) graph_add(&g, k, BOXES);
     for (uint32_t k = 0; k + 1u < BOXES; k++) graph_add(&g, k, k + 1u);
     check_both(&g);
-    vx_contact_colors c;
+    vx_solve_order c;
     colors_init(&c);
     cr_assert_eq(run_colors(&c, &g, false), VX_OK);
     cr_assert(c.lanes);
     cr_assert_eq(c.range_count, 2u);
     cr_assert_not(c.ranges[0].serial);
-    cr_assert_eq(c.ranges[0].end - c.ranges[0].begin, (uint32_t)BOXES / VX_COLOR_UNIT);
+    cr_assert_eq(c.ranges[0].end - c.ranges[0].begin, (uint32_t)BOXES / VX_SOLVE_UNIT);
     cr_assert(c.ranges[1].serial);
     cr_assert_eq(c.ranges[1].end - c.ranges[1].begin, (uint32_t)BOXES - 1u, "a unit per link of the chain");
     cr_assert_gt(c.ranges[1].level, c.ranges[0].level);
-    vx_contact_colors_free(&c);
+    vx_solve_order_free(&c);
     graph_free(&g);
 }
 
-/* Below VX_STEP_SPLIT_MIN_ITEMS constraints the one bin is one serial
+/* Below VX_WAVE_SPLIT_MIN_ITEMS constraints the one bin is one serial
  * range: the same row of boxes, at the default. */
 Test(physics_colors, sequential_small_bin_is_one_serial_range)
 {
@@ -699,15 +699,15 @@ Test(physics_colors, sequential_small_bin_is_one_serial_range)
     g.moved[BOXES] = false;
     for (uint32_t k = 0; k < BOXES; k++) graph_add(&g, k, BOXES);
     for (uint32_t k = 0; k + 1u < BOXES; k++) graph_add(&g, k, k + 1u);
-    vx_contact_colors c;
+    vx_solve_order c;
     colors_init(&c);
-    c.tuning.step_split_min = VX_STEP_SPLIT_MIN_ITEMS; /* the default */
+    c.tuning.wave_split_min = VX_WAVE_SPLIT_MIN_ITEMS; /* the default */
     cr_assert_eq(run_colors(&c, &g, false), VX_OK);
     cr_assert(c.lanes);
     cr_assert_eq(c.range_count, 1u);
     cr_assert(c.ranges[0].serial);
-    cr_assert_eq(c.unit_count, (size_t)BOXES / VX_COLOR_UNIT + BOXES - 1u);
-    vx_contact_colors_free(&c);
+    cr_assert_eq(c.unit_count, (size_t)BOXES / VX_SOLVE_UNIT + BOXES - 1u);
+    vx_solve_order_free(&c);
     graph_free(&g);
 }
 
@@ -719,13 +719,13 @@ Test(physics_colors, floating_pairs_are_one_parallel_colour)
     graph_init(&g, 2 * PAIRS, PAIRS);
     for (uint32_t k = 0; k < PAIRS; k++) graph_add(&g, 2u * k + 1u, 2u * k);
     check_both(&g);
-    vx_contact_colors c;
+    vx_solve_order c;
     colors_init(&c);
     cr_assert_eq(run_colors(&c, &g, true), VX_OK);
     cr_assert_eq(c.range_count, 1u);
     cr_assert(!c.ranges[0].serial);
-    cr_assert_eq(c.unit_count, (size_t)PAIRS / VX_COLOR_UNIT);
-    vx_contact_colors_free(&c);
+    cr_assert_eq(c.unit_count, (size_t)PAIRS / VX_SOLVE_UNIT);
+    vx_solve_order_free(&c);
     graph_free(&g);
 }
 
@@ -746,7 +746,7 @@ Test(physics_colors, more_than_32_on_one_body_spill_into_a_serial_leftover)
     for (uint32_t s = 0; s < SPOKES; s++)
         for (uint32_t h = 0; h < HUBS; h++) graph_add(&g, 1u + h, 1u + HUBS + h * SPOKES + s);
     check_both(&g);
-    vx_contact_colors c;
+    vx_solve_order c;
     colors_init(&c);
     cr_assert_eq(run_colors(&c, &g, true), VX_OK);
     size_t parallel_level1 = 0, serial_level1 = 0, level0 = 0;
@@ -764,7 +764,7 @@ Test(physics_colors, more_than_32_on_one_body_spill_into_a_serial_leftover)
     /* 32 colours of HUBS constraints each in parallel, the rest serial */
     cr_assert_eq(parallel_level1, (size_t)VX_LEVEL_COLORS * HUBS);
     cr_assert_eq(serial_level1, (size_t)(SPOKES - VX_LEVEL_COLORS) * HUBS);
-    vx_contact_colors_free(&c);
+    vx_solve_order_free(&c);
     graph_free(&g);
 }
 
@@ -782,7 +782,7 @@ Test(physics_colors, leftover_constraints_of_one_body_are_never_in_one_unit)
     g.moved[0] = false; /* floor 0, plate 1, spokes 2.. */
     graph_add(&g, 1u, 0u);
     for (uint32_t s = 0; s < SPOKES; s++) graph_add(&g, 1u, 2u + s);
-    vx_contact_colors c;
+    vx_solve_order c;
     colors_init(&c);
     cr_assert_eq(run_colors(&c, &g, true), VX_OK);
     for (size_t u = 0; u < c.unit_count; u++)
@@ -790,7 +790,7 @@ Test(physics_colors, leftover_constraints_of_one_body_are_never_in_one_unit)
                      "unit %zu holds positions %u..%u, constraints that all push the plate", u, c.unit_start[u],
                      c.unit_start[u + 1] - 1u);
     check_colored(&c, &g);
-    vx_contact_colors_free(&c);
+    vx_solve_order_free(&c);
     graph_free(&g);
 }
 
@@ -858,13 +858,13 @@ Test(physics_colors, crowded_random_graphs_keep_every_invariant)
     }
 }
 
-static void assert_same_result(const vx_contact_colors *x, const vx_contact_colors *y, const char *what)
+static void assert_same_result(const vx_solve_order *x, const vx_solve_order *y, const char *what)
 {
     cr_assert_eq(x->count, y->count, "%s: count", what);
     cr_assert_eq(x->range_count, y->range_count, "%s: ranges", what);
     cr_assert_eq(x->unit_count, y->unit_count, "%s: units", what);
     if (x->count == 0) return;
-    cr_assert(memcmp(x->order, y->order, x->count * sizeof *x->order) == 0, "%s: order", what);
+    cr_assert(memcmp(x->sequence, y->sequence, x->count * sizeof *x->sequence) == 0, "%s: order", what);
     for (size_t r = 0; r < x->range_count; r++) {
         cr_assert_eq(x->ranges[r].begin, y->ranges[r].begin, "%s: range %zu", what, r);
         cr_assert_eq(x->ranges[r].end, y->ranges[r].end, "%s: range %zu", what, r);
@@ -881,7 +881,7 @@ Test(physics_colors, same_input_gives_the_same_order)
         graph g;
         random_graph(&g, seed, 150u, 700u);
         for (int colored = 0; colored < 2; colored++) {
-            vx_contact_colors x, y;
+            vx_solve_order x, y;
             colors_init(&x);
             colors_init(&y);
             cr_assert_eq(run_colors(&x, &g, colored != 0), VX_OK);
@@ -890,19 +890,19 @@ Test(physics_colors, same_input_gives_the_same_order)
             /* and again in x, now with x's buffers full of the first run */
             cr_assert_eq(run_colors(&x, &g, colored != 0), VX_OK);
             assert_same_result(&x, &y, "a rerun");
-            vx_contact_colors_free(&x);
-            vx_contact_colors_free(&y);
+            vx_solve_order_free(&x);
+            vx_solve_order_free(&y);
         }
         graph_free(&g);
     }
 }
 
-/* One vx_contact_colors through graphs of every size, as a step uses it:
+/* One vx_solve_order through graphs of every size, as a wave uses it:
  * big, then small (fewer bodies, fewer items), then big again, in both
  * orders in turn. Each result equals that of a fresh structure. */
 Test(physics_colors, reuse_across_sizes_leaks_no_stale_state)
 {
-    vx_contact_colors reused;
+    vx_solve_order reused;
     colors_init(&reused);
     const size_t sizes[][2] = {{400, 1500}, {10, 30}, {3, 2}, {250, 900}, {2, 0}, {60, 200}, {500, 40}, {30, 800},
                                {400, 1500}, {5, 12}};
@@ -911,7 +911,7 @@ Test(physics_colors, reuse_across_sizes_leaks_no_stale_state)
             graph g;
             random_graph(&g, 7000u + (uint32_t)k * 31u + (uint32_t)round, sizes[k][0], sizes[k][1]);
             bool colored = ((k + (size_t)round) % 3u) != 0;
-            vx_contact_colors fresh;
+            vx_solve_order fresh;
             colors_init(&fresh);
             cr_assert_eq(run_colors(&fresh, &g, colored), VX_OK);
             cr_assert_eq(run_colors(&reused, &g, colored), VX_OK);
@@ -920,15 +920,15 @@ Test(physics_colors, reuse_across_sizes_leaks_no_stale_state)
                 check_colored(&reused, &g);
             else
                 check_sequential(&reused, &g);
-            vx_contact_colors_free(&fresh);
+            vx_solve_order_free(&fresh);
             graph_free(&g);
         }
     }
-    vx_contact_colors_free(&reused);
+    vx_solve_order_free(&reused);
 }
 
 /* The same items as the call before keep its order (a settled pile has the
- * same pairs every step); any change of an item, of their number or of the
+ * same pairs every wave); any change of an item, of their number or of the
  * kind of order computes it again, equal to a fresh structure's. */
 Test(physics_colors, unchanged_items_keep_the_order_and_any_change_recomputes)
 {
@@ -937,7 +937,7 @@ Test(physics_colors, unchanged_items_keep_the_order_and_any_change_recomputes)
         random_graph(&g, seed, 120u, 500u);
         cr_assert_gt(g.count, 10u);
         for (int colored = 0; colored < 2; colored++) {
-            vx_contact_colors c;
+            vx_solve_order c;
             colors_init(&c);
             cr_assert_eq(run_colors(&c, &g, colored != 0), VX_OK);
             cr_assert_not(c.kept, "a first call has nothing to keep");
@@ -977,7 +977,7 @@ Test(physics_colors, unchanged_items_keep_the_order_and_any_change_recomputes)
                     it->b = (it->b + 1u) % (uint32_t)g.body_count;
                 it->moved_a = h.moved[it->a];
                 it->moved_b = h.moved[it->b];
-                vx_contact_colors fresh;
+                vx_solve_order fresh;
                 colors_init(&fresh);
                 cr_assert_eq(run_colors(&fresh, &h, flip), VX_OK);
                 cr_assert_eq(run_colors(&c, &h, flip), VX_OK);
@@ -990,15 +990,15 @@ Test(physics_colors, unchanged_items_keep_the_order_and_any_change_recomputes)
                 /* and back to g: computed again, equal to g's fresh order */
                 cr_assert_eq(run_colors(&c, &g, colored != 0), VX_OK);
                 cr_assert_not(c.kept);
-                vx_contact_colors_free(&fresh);
+                vx_solve_order_free(&fresh);
                 colors_init(&fresh);
                 cr_assert_eq(run_colors(&fresh, &g, colored != 0), VX_OK);
                 assert_same_result(&c, &fresh, "back to the first items");
-                vx_contact_colors_free(&fresh);
+                vx_solve_order_free(&fresh);
                 if (h.moved != g.moved) free(h.moved);
                 free(h.items);
             }
-            vx_contact_colors_free(&c);
+            vx_solve_order_free(&c);
         }
         graph_free(&g);
     }

@@ -1,5 +1,5 @@
 /* The sequential order's one bin on the threads as a flow
- * (src/physics/color_flow.h), over constraint graphs shaped like a pyramid
+ * (src/physics/solve_flow.h), over constraint graphs shaped like a pyramid
  * of boxes, a row of boxes on a floor, and random graphs.
  *
  * The plan: every unit goes to exactly one thread, the one whose share of
@@ -21,9 +21,9 @@
 #include <time.h>
 
 #include "common/thread_pool.h"
-#include "physics/color_flow.h"
-#include "physics/color_sweep.h"
-#include "physics/contact_color.h"
+#include "physics/solver/solve_flow.h"
+#include "physics/solver/solve_sweep.h"
+#include "physics/solver/solve_order.h"
 #include "test_helpers.h"
 
 enum { PASSES = 4, MAX_LOG = 4096 };
@@ -95,33 +95,33 @@ static void random_graph(graph *g, uint32_t seed, size_t bodies, size_t items)
     }
 }
 
-static void order_graph(vx_contact_colors *c, const graph *g)
+static void order_graph(vx_solve_order *c, const graph *g)
 {
-    cr_assert_eq(vx_contact_colors_begin(c, g->count, g->body_count), VX_OK);
+    cr_assert_eq(vx_solve_order_begin(c, g->count, g->body_count), VX_OK);
     for (size_t i = 0; i < g->count; i++)
-        vx_contact_colors_add(c, (uint32_t)i, g->items[i].a, g->items[i].moved_a, g->items[i].b,
+        vx_solve_order_add(c, (uint32_t)i, g->items[i].a, g->items[i].moved_a, g->items[i].b,
                               g->items[i].moved_b);
-    cr_assert_eq(vx_contact_colors_end(c, false), VX_OK);
+    cr_assert_eq(vx_solve_order_end(c, false), VX_OK);
     cr_assert(c->flow, "one bin of %zu constraints goes as a flow", g->count);
 }
 
-static bool unit_moves(const vx_contact_colors *c, const graph *g, uint32_t u, uint32_t x)
+static bool unit_moves(const vx_solve_order *c, const graph *g, uint32_t u, uint32_t x)
 {
     for (uint32_t p = c->unit_start[u]; p < c->unit_start[u + 1u]; p++) {
-        const item *it = &g->items[c->order[p]];
+        const item *it = &g->items[c->sequence[p]];
         if ((it->moved_a && it->a == x) || (it->moved_b && it->b == x)) return true;
     }
     return false;
 }
 
-static uint32_t owner_of(const vx_contact_colors *c, uint32_t u, int threads)
+static uint32_t owner_of(const vx_solve_order *c, uint32_t u, int threads)
 {
     return (uint32_t)((uint64_t)c->unit_rank[u] * (uint64_t)threads / (uint64_t)c->count);
 }
 
 /* ---- the plan ---- */
 
-static void check_plan(const vx_color_flow *f, const vx_contact_colors *c, int threads)
+static void check_plan(const vx_solve_flow *f, const vx_solve_order *c, int threads)
 {
     size_t units = c->unit_count;
     cr_assert_eq(f->threads, threads);
@@ -160,7 +160,7 @@ static void check_plan(const vx_color_flow *f, const vx_contact_colors *c, int t
 /* ---- the run ---- */
 
 typedef struct {
-    const vx_contact_colors *c;
+    const vx_solve_order *c;
     const graph *g;
     uint32_t **log; /* per body: the (pass, unit) that touched it, in turn */
     size_t *len;
@@ -186,7 +186,7 @@ static float record(void *arg, size_t begin, size_t end, int pass)
             nanosleep(&ts, NULL);
         }
         for (uint32_t p = r->c->unit_start[u]; p < r->c->unit_start[u + 1u]; p++) {
-            const item *it = &r->g->items[r->c->order[p]];
+            const item *it = &r->g->items[r->c->sequence[p]];
             uint32_t bodies[2] = {it->moved_a ? it->a : UINT32_MAX, it->moved_b ? it->b : UINT32_MAX};
             for (int k = 0; k < 2; k++) {
                 uint32_t x = bodies[k];
@@ -198,7 +198,7 @@ static float record(void *arg, size_t begin, size_t end, int pass)
     return 0.0f;
 }
 
-static void run_and_check(const vx_contact_colors *c, const graph *g, vx_color_flow *f, int threads, int slow_every)
+static void run_and_check(const vx_solve_order *c, const graph *g, vx_solve_flow *f, int threads, int slow_every)
 {
     size_t units = c->unit_count;
     recorder r = {.c = c, .g = g, .slow_every = slow_every};
@@ -214,7 +214,7 @@ static void run_and_check(const vx_contact_colors *c, const graph *g, vx_color_f
     atomic_init(&r.pairs, 0);
     vx_thread_pool *pool = NULL;
     cr_assert_eq(vx_thread_pool_create(&pool, threads), VX_OK);
-    vx_color_flow_run(pool, f, PASSES, record, &r);
+    vx_solve_flow_run(pool, f, PASSES, record, &r);
     vx_thread_pool_destroy(pool);
     cr_assert_eq(atomic_load(&r.bad_ranges), 0);
     if (threads == 1) cr_assert_gt(atomic_load(&r.pairs), 0, "one thread runs units in pairs");
@@ -243,23 +243,23 @@ static void run_and_check(const vx_contact_colors *c, const graph *g, vx_color_f
 
 static void check_graph(const graph *g)
 {
-    vx_contact_colors c;
-    vx_contact_colors_init(&c);
+    vx_solve_order c;
+    vx_solve_order_init(&c);
     c.tuning.flow_min = 1u; /* small graphs: their one bin goes as a flow */
-    c.tuning.step_split_min = 1u;
+    c.tuning.wave_split_min = 1u;
     order_graph(&c, g);
-    vx_color_flow f;
-    vx_color_flow_init(&f);
+    vx_solve_flow f;
+    vx_solve_flow_init(&f);
     static const int thread_counts[] = {1, 2, 3, 4, 7};
     for (size_t i = 0; i < sizeof thread_counts / sizeof thread_counts[0]; i++) {
         int threads = thread_counts[i];
-        cr_assert_eq(vx_color_flow_plan(&f, &c, threads), VX_OK);
+        cr_assert_eq(vx_solve_flow_plan(&f, &c, threads), VX_OK);
         check_plan(&f, &c, threads);
         run_and_check(&c, g, &f, threads, 0);
         run_and_check(&c, g, &f, threads, 13);
     }
-    vx_color_flow_free(&f);
-    vx_contact_colors_free(&c);
+    vx_solve_flow_free(&f);
+    vx_solve_order_free(&c);
 }
 
 
@@ -271,7 +271,7 @@ Test(physics_flow, pyramid_units_run_in_pass_order_on_every_thread_count)
     free(g.items);
 }
 
-/* A row of boxes on the floor, each touching the next: one wide step (the
+/* A row of boxes on the floor, each touching the next: one wide wave (the
  * floor contacts) and a chain that passes from thread to thread. */
 Test(physics_flow, row_of_boxes_runs_in_pass_order_on_every_thread_count)
 {
@@ -300,30 +300,30 @@ Test(physics_flow, plan_is_kept_for_the_same_order_and_threads_only)
 {
     graph g;
     pyramid(&g, 6u);
-    vx_contact_colors c;
-    vx_contact_colors_init(&c);
+    vx_solve_order c;
+    vx_solve_order_init(&c);
     c.tuning.flow_min = 1u; /* small graphs: their one bin goes as a flow */
-    c.tuning.step_split_min = 1u;
+    c.tuning.wave_split_min = 1u;
     order_graph(&c, &g);
-    vx_color_flow f;
-    vx_color_flow_init(&f);
-    cr_assert_eq(vx_color_flow_plan(&f, &c, 2), VX_OK);
+    vx_solve_flow f;
+    vx_solve_flow_init(&f);
+    cr_assert_eq(vx_solve_flow_plan(&f, &c, 2), VX_OK);
     uint64_t version = f.version;
     order_graph(&c, &g); /* the same items: the order is kept */
     cr_assert(c.kept);
     cr_assert_eq(c.version, version);
-    cr_assert_eq(vx_color_flow_plan(&f, &c, 3), VX_OK);
+    cr_assert_eq(vx_solve_flow_plan(&f, &c, 3), VX_OK);
     check_plan(&f, &c, 3);
     g.count--; /* one constraint fewer: a new order */
     order_graph(&c, &g);
     cr_assert_not(c.kept);
     cr_assert_neq(c.version, version);
-    cr_assert_eq(vx_color_flow_plan(&f, &c, 3), VX_OK);
+    cr_assert_eq(vx_solve_flow_plan(&f, &c, 3), VX_OK);
     cr_assert_eq(f.version, c.version);
     check_plan(&f, &c, 3);
-    cr_assert_neq(vx_color_flow_plan(&f, &c, 0), VX_OK);
-    cr_assert_neq(vx_color_flow_plan(&f, &c, 257), VX_OK);
-    vx_color_flow_free(&f);
-    vx_contact_colors_free(&c);
+    cr_assert_neq(vx_solve_flow_plan(&f, &c, 0), VX_OK);
+    cr_assert_neq(vx_solve_flow_plan(&f, &c, 257), VX_OK);
+    vx_solve_flow_free(&f);
+    vx_solve_order_free(&c);
     free(g.items);
 }

@@ -1,4 +1,4 @@
-/* The end of a substep on several threads (src/physics/contact_report.c):
+/* The end of a substep on several threads (src/physics/contact_solver.c):
  * the warm-start cache (vx_contact_solver_store) and the contact report
  * (vx_contact_solver_report) are split between the step's threads, and must
  * be the same bytes as on one thread. A pile of boxes and spheres in a
@@ -18,8 +18,8 @@
 
 #include "common/thread_pool.h"
 #include "physics/collision/broadphase.h"
-#include "physics/color_sweep.h"
-#include "physics/contact_solver.h"
+#include "physics/solver/solve_sweep.h"
+#include "physics/solver/contact_solver.h"
 #include "physics/collision/narrow_phase.h"
 #include "physics/body_set.h"
 #include "physics/step_counts.h"
@@ -30,7 +30,7 @@
 enum { RUNS = 4 };
 static const int thread_counts[RUNS] = {1, 2, 3, 5};
 
-/* contact_report.c keeps scenes of fewer constraints on the calling thread
+/* contact_solver.c keeps scenes of fewer constraints on the calling thread
  * (VX_END_MIN_PARALLEL), whatever the grain: the piles
  * here must hold more for the splits to be compared. */
 #define SPLIT_MIN_CONSTRAINTS 256u

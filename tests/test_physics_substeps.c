@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "physics/contact_solver.h"
+#include "physics/solver/contact_solver.h"
 #include "test_helpers.h"
 #include "voltex/physics.h"
 

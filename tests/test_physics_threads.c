@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "physics/contact_color.h"
+#include "physics/solver/solve_order.h"
 #include "physics/step_counts.h"
 #include "physics/thread_choice.h"
 #include "test_helpers.h"
@@ -77,7 +77,7 @@ static void add_pyramid(scene *s, int base, float x0)
 
 /* Separate stacks of three boxes, a sphere rolling beside each: islands
  * of their own, which the sequential order shares out between the threads
- * (contact_color.h). */
+ * (solve_order.h). */
 static void add_stacks(scene *s, int stacks)
 {
     vx_collider cube = vx_collider_box(vx_vec3_make(0.5f, 0.5f, 0.5f));
@@ -275,15 +275,15 @@ static size_t compare_all_options(scene_kind kind, vx_solver_order order)
 }
 
 /* These scenes are small: without this the engine would keep them on one
- * thread (color_sweep.h) and the sequential order's islands in one bin
- * (contact_color.h), and the comparisons would not compare splits; and
+ * thread (solve_sweep.h) and the sequential order's islands in one bin
+ * (solve_order.h), and the comparisons would not compare splits; and
  * 3 and 5 threads are run as such, beyond this machine's cores. */
 static void split_every_stage(void)
 {
     vx_step_tuning *t = vx_test_tuning();
     t->grain = 0u;
     t->order.island_bin_min = 8u;
-    t->order.step_split_min = 1u;
+    t->order.wave_split_min = 1u;
     t->order.flow_min = 1u;
     t->max_threads = 8;
     t->always_threads = true;
@@ -301,7 +301,7 @@ Test(physics_threads, separate_stacks_are_identical_for_every_thread_count_color
     compare_all_options(SCENE_STACKS, VX_SOLVER_ORDER_COLORED);
 }
 
-/* The sequential order in SIMD lanes (contact_color.h) gives the bytes of
+/* The sequential order in SIMD lanes (solve_order.h) gives the bytes of
  * the order of add solved one constraint after the other by the scalar code
  * (the test hook): separate stacks, in bins of 8 constraints (on one thread:
  * bin after bin, each in lanes) and in one bin, whose units hold the
@@ -342,7 +342,7 @@ Test(physics_threads, sequential_lanes_give_the_bytes_of_the_order_of_add)
 }
 
 /* The pyramid is one island: its one bin goes to the threads as a flow
- * (color_flow.h) here, and split step by step with a barrier after each
+ * (solve_flow.h) here, and split step by step with a barrier after each
  * when flows are off (a minimum no test scene reaches). */
 Test(physics_threads, pyramid_is_identical_for_every_thread_count_sequential)
 {

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "physics/contact_solver.h"
-#include "physics/contact_wide.h"
+#include "physics/solver/contact_solver.h"
+#include "physics/solver/contact_wide.h"
 #include "test_helpers.h"
 
 #define BODIES 12 /* 8 dynamic (0..7), 4 static or kinematic (8..11) */

@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "common/thread_pool.h"
-#include "physics/simd4.h"
+#include "common/simd4.h"
 #include "voltex/ecs.h"
 #include "voltex/physics.h"
 

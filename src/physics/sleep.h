@@ -40,7 +40,7 @@
 #include <stdint.h>
 
 #include "physics/collision/broadphase.h"
-#include "physics/contact_cache.h"
+#include "physics/solver/contact_cache.h"
 #include "physics/body_set.h"
 #include "voltex/physics.h"
 

@@ -35,8 +35,8 @@
 #include "physics/contact_key.h"
 #include "physics/collision/ccd.h"
 #include "common/parallel.h"
-#include "physics/contact_cache.h"
-#include "physics/contact_solver.h"
+#include "physics/solver/contact_cache.h"
+#include "physics/solver/contact_solver.h"
 #include "physics/collision/narrow_phase.h"
 #include "physics/sleep.h"
 #include "physics/body_set.h"
@@ -148,7 +148,7 @@ vx_step_tuning vx_step_tuning_default(void)
     t.grain = VX_THREAD_POOL_GRAIN;
     t.max_threads = 0;
     t.always_threads = false;
-    t.order = vx_contact_colors_tuning_default();
+    t.order = vx_solve_order_tuning_default();
     t.reuse_separations = true;
     return t;
 }
@@ -302,7 +302,7 @@ vx_status vx_physics_step(vx_world *world, const vx_physics_config *config, vx_p
     state->active = state->pool && vx_thread_choice_begin(&state->choice, state->tuning.always_threads) ? state->pool
                                                                                                         : NULL;
     state->solver.pool = state->active;
-    state->solver.colors.tuning = state->tuning.order;
+    state->solver.order.tuning = state->tuning.order;
     state->solver.reuse_separations = state->tuning.reuse_separations;
     state->broadphase.pool = state->active;
     state->solver.colored = config->order == VX_SOLVER_ORDER_COLORED;

@@ -17,7 +17,7 @@ typedef struct {
     size_t manifolds;        /* manifolds found, summed over substeps */
     size_t reused;           /* of which kept from an earlier step (manifold_reuse.h) */
     int threads;             /* the threads the step ran on (1: the calling thread alone) */
-    size_t flow_sweeps;      /* solver sweeps that went to the threads as a flow (color_flow.h) */
+    size_t flow_sweeps;      /* solver sweeps that went to the threads as a flow (solve_flow.h) */
 } vx_step_counts;
 
 /* All zero before the first step. */

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "physics/contact_color.h"
+#include "physics/solver/solve_order.h"
 #include "voltex/physics.h"
 
 typedef struct {
@@ -22,8 +22,8 @@ typedef struct {
     int max_threads;
     /* every step on the threads instead of the clock's choice (thread_choice.h) */
     bool always_threads;
-    /* the solve order's splits (contact_color.h) */
-    vx_contact_colors_tuning order;
+    /* the solve order's splits (solve_order.h) */
+    vx_solve_order_tuning order;
     /* substeps: the relax's separations serve the next solve (contact_solver.h) */
     bool reuse_separations;
 } vx_step_tuning;

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "physics/collision/ccd.h"
-#include "physics/simd4.h"
+#include "common/simd4.h"
 
 static bool same_box(vx_vec3 half, const vx_collider *c)
 {

@@ -8,7 +8,7 @@
  * sequential vx_contact_solver_solve_packed calls do, bit for bit, provided
  * no two lanes share a body with inv_mass > 0 (bodies of zero inverse mass
  * are only read, so lanes may share them): the constraints of one colour, or of one
- * step of the sequential order (contact_color.h).
+ * step of the sequential order (solve_order.h).
  *
  * Rows a lane does not solve (points k >= count, empty lanes, the friction
  * rows of a lane with friction <= 0) are loaded as rows that provably change
@@ -29,7 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "physics/contact_solver.h"
+#include "physics/solver/contact_solver.h"
 #include "voltex/collide.h"
 
 #define VX_CONTACT_WIDE_LANES 4
@@ -106,7 +106,7 @@ void vx_contact_wide_load(vx_contact_wide_block *w, const vx_contact_hot_constra
 void vx_contact_wide_solve(vx_contact_wide_block *w, vx_contact_hot_velocity *vel, bool backwards,
                            float mass_scale, float impulse_scale);
 /* vx_contact_wide_solve(w0) then (w1), the same bits, for two blocks that
- * share no body with inv_mass > 0 (contact_color.h's unit_apart): their
+ * share no body with inv_mass > 0 (solve_order.h's unit_apart): their
  * rows go point by point side by side, so that the processor overlaps the
  * two chains of dependent operations (a block's rows wait for each other:
  * its lanes' velocities pass through every row). */

@@ -5,7 +5,7 @@
  * precision operations of the scalar code, so each lane's results are bit
  * for bit those of vx_contact_solver_solve_packed. Without SSE2 the same
  * operations run lane by lane in plain C. */
-#include "physics/contact_wide.h"
+#include "physics/solver/contact_wide.h"
 
 #include <assert.h>
 #include <math.h>

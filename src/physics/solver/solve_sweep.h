@@ -1,10 +1,10 @@
 /* Passes over the coloured constraints, split between the threads of a pool
- * (private to the physics module; contact_color.h, common/thread_pool.h);
+ * (private to the physics module; solve_order.h, common/thread_pool.h);
  * below the pool's grain (in positions) on the calling thread alone.
  *
- * vx_color_sweep calls fn(arg, begin, end, pass) on ranges of units
- * (contact_color.h; vx_color_positions gives their positions in
- * colors->order): pass p visits the levels in order, and the ranges of a
+ * vx_solve_sweep calls fn(arg, begin, end, pass) on ranges of units
+ * (solve_order.h; vx_solve_unit_positions gives their positions in
+ * order->sequence): pass p visits the levels in order, and the ranges of a
  * level in order when parity + p is even, in reverse when it is odd (always
  * the same colour first would give the same side of every box the larger
  * share of its support, a torque that tips a pyramid), each range split
@@ -13,31 +13,31 @@
  * that constraint, so results do not depend on the split. fn returns a
  * value to take the minimum of over the pass; a pass whose minimum is at
  * least stop_at is the last one (INFINITY: all passes run). */
-#ifndef VOLTEX_PHYSICS_COLOR_SWEEP_H
-#define VOLTEX_PHYSICS_COLOR_SWEEP_H
+#ifndef VOLTEX_PHYSICS_SOLVER_SOLVE_SWEEP_H
+#define VOLTEX_PHYSICS_SOLVER_SOLVE_SWEEP_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "common/thread_pool.h"
-#include "physics/color_flow.h"
-#include "physics/contact_color.h"
+#include "physics/solver/solve_flow.h"
+#include "physics/solver/solve_order.h"
 
-/* Units [begin, end) as positions [*first, *last) in colors->order. */
-static inline void vx_color_positions(const vx_contact_colors *c, size_t begin, size_t end, size_t *first,
+/* Units [begin, end) as positions [*first, *last) in order->sequence. */
+static inline void vx_solve_unit_positions(const vx_solve_order *c, size_t begin, size_t end, size_t *first,
                                       size_t *last)
 {
     *first = c->unit_start[begin];
     *last = c->unit_start[end];
 }
 
-typedef float (*vx_color_range_fn)(void *arg, size_t begin, size_t end, int pass);
+typedef float (*vx_solve_range_fn)(void *arg, size_t begin, size_t end, int pass);
 
-/* flow (may be NULL): when the order can go as a flow (colors->flow), on
+/* flow (may be NULL): when the order can go as a flow (order->flow), on
  * more than one thread, with every pass run (stop_at INFINITY), the sweep
- * goes as a flow planned in it (color_flow.h) instead of a barrier after
+ * goes as a flow planned in it (solve_flow.h) instead of a barrier after
  * each range: the same results, fewer meetings. */
-void vx_color_sweep(vx_thread_pool *pool, const vx_contact_colors *colors, vx_color_flow *flow, int passes,
-                    unsigned parity, vx_color_range_fn fn, void *arg, float stop_at);
+void vx_solve_sweep(vx_thread_pool *pool, const vx_solve_order *order, vx_solve_flow *flow, int passes,
+                    unsigned parity, vx_solve_range_fn fn, void *arg, float stop_at);
 
 #endif

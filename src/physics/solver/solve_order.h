@@ -21,18 +21,18 @@
  * no moved body with any other set, gathered into bins (units of one
  * parallel range) that the threads share out; within a bin the order of
  * add. A scene of one island (a pile, a pyramid) is one bin. Every bin goes
- * in steps: a constraint's step is one more than the highest step of the
+ * in waves: a constraint's wave is one more than the highest wave of the
  * constraints before it that share a moved body with it, and the passes go
- * step by step, in units of up to four constraints of one step, which share
+ * wave by wave, in units of up to four constraints of one wave, which share
  * no moved body and are solved side by side in SIMD lanes. In one bin, a
- * step of VX_STEP_MIN_PARALLEL constraints or more is also split between the
+ * wave of VX_WAVE_MIN_PARALLEL constraints or more is also split between the
  * threads (a range of its own), the others run on one thread; in the
  * passes that need no meeting per pass, one bin of VX_FLOW_MIN_ITEMS
- * constraints or more goes to the threads as a flow instead (color_flow.h).
+ * constraints or more goes to the threads as a flow instead (solve_flow.h).
  * Constraints that share a moved body keep their order, so the results are
  * those of the order of add bit for bit. */
-#ifndef VOLTEX_PHYSICS_CONTACT_COLOR_H
-#define VOLTEX_PHYSICS_CONTACT_COLOR_H
+#ifndef VOLTEX_PHYSICS_SOLVER_SOLVE_ORDER_H
+#define VOLTEX_PHYSICS_SOLVER_SOLVE_ORDER_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -44,18 +44,18 @@
 #define VX_LEVEL_COLORS 32
 /* a colour with fewer constraints than this is solved serially */
 #define VX_COLOR_MIN_PARALLEL 32
-/* a step of the sequential order's one bin with fewer constraints than this
- * is solved serially (with the steps around it) */
-#define VX_STEP_MIN_PARALLEL 16
-/* ... and a bin of fewer constraints than this keeps all its steps serial:
- * their rows stay in the cache, and a barrier per step cost more than the
+/* a wave of the sequential order's one bin with fewer constraints than this
+ * is solved serially (with the waves around it) */
+#define VX_WAVE_MIN_PARALLEL 16
+/* ... and a bin of fewer constraints than this keeps all its waves serial:
+ * their rows stay in the cache, and a barrier per wave cost more than the
  * second thread saved (bench pyramid_40, 2380 constraints: 3.11 ms/step on
  * 2 threads serial, 3.35 split; large_pyramid, 14950: 1.27x -> 1.61x
  * split) */
-#define VX_STEP_SPLIT_MIN_ITEMS 4096u
+#define VX_WAVE_SPLIT_MIN_ITEMS 4096u
 
 /* ... and a bin of this many constraints or more also goes to the threads
- * as a flow (color_flow.h) in the passes that need no meeting per pass:
+ * as a flow (solve_flow.h) in the passes that need no meeting per pass:
  * each thread takes a share of the units in the order of add and waits
  * only for the units of other threads that touched its bodies before
  * (bench, 2 threads against 1: large_pyramid 1.62x -> 1.81x, pyramid_40
@@ -70,12 +70,12 @@
 #define VX_ISLAND_BIN_MIN 128u
 #define VX_ISLAND_BINS 64u
 
-/* Ranges are in units: runs of up to VX_COLOR_UNIT consecutive positions
- * of one colour (in the sequential order's one range, of one step; a level's
+/* Ranges are in units: runs of up to VX_SOLVE_UNIT consecutive positions
+ * of one colour (in the sequential order's one range, of one wave; a level's
  * leftovers, which may share bodies, one position per unit), the pieces the
  * threads share out and the SIMD solver's blocks of four lanes: the items of
  * a unit never share a moved body (but a bin of islands is a unit). */
-#define VX_COLOR_UNIT 4
+#define VX_SOLVE_UNIT 4
 
 /* Where the order splits its work (step_tuning.h): results never depend on
  * it. The defaults are the constants above; tests lower them so that their
@@ -84,26 +84,26 @@ typedef struct {
     bool lanes;            /* false: the sequential order as the order of add, one serial
                               range solved by the scalar code (tests compare the two) */
     size_t island_bin_min; /* VX_ISLAND_BIN_MIN */
-    size_t step_split_min; /* VX_STEP_SPLIT_MIN_ITEMS */
+    size_t wave_split_min; /* VX_WAVE_SPLIT_MIN_ITEMS */
     size_t flow_min;       /* VX_FLOW_MIN_ITEMS */
-} vx_contact_colors_tuning;
+} vx_solve_order_tuning;
 
-vx_contact_colors_tuning vx_contact_colors_tuning_default(void);
+vx_solve_order_tuning vx_solve_order_tuning_default(void);
 
 typedef struct {
     uint32_t begin, end; /* units */
     bool serial;         /* one thread, in order; otherwise split between threads */
     uint32_t level;
-} vx_color_range;
+} vx_solve_range;
 
 typedef struct {
-    uint32_t *order; /* constraint ids, range by range */
+    uint32_t *sequence; /* constraint ids, range by range */
     size_t count;
-    vx_color_range *ranges;
+    vx_solve_range *ranges;
     size_t range_count;
-    uint32_t *unit_start; /* unit u is order[unit_start[u] .. unit_start[u + 1]) */
+    uint32_t *unit_start; /* unit u is sequence[unit_start[u] .. unit_start[u + 1]) */
     size_t unit_count;
-    /* every unit holds at most VX_COLOR_UNIT items that share no moved
+    /* every unit holds at most VX_SOLVE_UNIT items that share no moved
      * body (SIMD lanes): the coloured order, and the sequential order when
      * it is one serial range; not its islands' bins */
     bool lanes;
@@ -112,8 +112,8 @@ typedef struct {
      * split_count 0: at any unit */
     uint32_t *split_unit;
     size_t split_count;
-    /* the sequential order's one bin in steps, large enough to go to the
-     * threads as a flow (color_flow.h): unit u's first item's index in the
+    /* the sequential order's one bin in waves, large enough to go to the
+     * threads as a flow (solve_flow.h): unit u's first item's index in the
      * order of add (unit_rank[u]) and the units that touched its moved
      * bodies last before it, in the pass or, for a body's first unit of a
      * pass, in the pass before (flow_dep[flow_dep_start[u] ..
@@ -121,14 +121,14 @@ typedef struct {
     bool flow;
     uint32_t *unit_rank, *flow_dep_start, *flow_dep;
     /* unit_apart[u] != 0: units u and u + 1 share no moved body (one
-     * colour, one step, or two bins), so the SIMD solver may run their
+     * colour, one wave, or two bins), so the SIMD solver may run their
      * dependency chains side by side (contact_wide.h) */
     uint8_t *unit_apart;
     size_t unit_capacity, flow_dep_capacity;
     /* one more every time end computes an order (not when it keeps one) */
     uint64_t version;
-    vx_contact_colors_tuning tuning; /* defaults after init; the step sets its own */
-    vx_contact_colors_tuning last_tuning; /* the last computed order's */
+    vx_solve_order_tuning tuning; /* defaults after init; the step sets its own */
+    vx_solve_order_tuning last_tuning; /* the last computed order's */
     /* scratch */
     size_t capacity, range_capacity, body_capacity;
     uint32_t *ids, *a, *b;  /* per added item */
@@ -148,10 +148,10 @@ typedef struct {
     bool last_valid;
     bool kept;              /* the last end kept the order before it (for tests) */
     size_t last_count, last_ranges, last_units;
-} vx_contact_colors;
+} vx_solve_order;
 
-void vx_contact_colors_init(vx_contact_colors *c);
-void vx_contact_colors_free(vx_contact_colors *c);
+void vx_solve_order_init(vx_solve_order *c);
+void vx_solve_order_free(vx_solve_order *c);
 
 /* Three calls: begin for at most max_items items over body slots 0 ..
  * body_count-1; add for each item (ids in increasing order; moved_a/moved_b:
@@ -160,11 +160,11 @@ void vx_contact_colors_free(vx_contact_colors *c);
  * then empty). The order depends on nothing but the items, so when they are
  * the last call's (a settled pile: the same pairs every step), end keeps
  * the last order instead of computing it again. */
-vx_status vx_contact_colors_begin(vx_contact_colors *c, size_t max_items, size_t body_count);
-void vx_contact_colors_add(vx_contact_colors *c, uint32_t item, uint32_t a, bool moved_a, uint32_t b, bool moved_b);
-vx_status vx_contact_colors_end(vx_contact_colors *c, bool colored);
+vx_status vx_solve_order_begin(vx_solve_order *c, size_t max_items, size_t body_count);
+void vx_solve_order_add(vx_solve_order *c, uint32_t item, uint32_t a, bool moved_a, uint32_t b, bool moved_b);
+vx_status vx_solve_order_end(vx_solve_order *c, bool colored);
 /* Positions [first, last) of a parallel range rounded up to split units
  * (split_count > 0): the units [*b, *e) of a thread's share. */
-void vx_contact_colors_split(const vx_contact_colors *c, size_t first, size_t last, size_t *b, size_t *e);
+void vx_solve_order_split(const vx_solve_order *c, size_t first, size_t last, size_t *b, size_t *e);
 
 #endif

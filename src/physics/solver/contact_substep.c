@@ -17,7 +17,7 @@
  *     a substep is the accumulated one at its end.
  * Restitution, which a substep's speculative target cannot time right, is
  * applied once at the end of the step (vx_contact_substep_finish). */
-#include "physics/contact_solver.h"
+#include "physics/solver/contact_solver.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -25,8 +25,8 @@
 
 #include "common/array.h"
 #include "common/parallel.h"
-#include "physics/color_sweep.h"
-#include "physics/contact_wide.h"
+#include "physics/solver/solve_sweep.h"
+#include "physics/solver/contact_wide.h"
 
 /* Box2D v3's soft contact for the push-out of overlap: stiffness at most
  * 60 Hz (and a quarter of the substep rate), damping ratio 3, push-out at
@@ -83,10 +83,10 @@ vx_status vx_contact_substep_begin(vx_contact_solver *s, const vx_body_set *bodi
     VX_RESERVE(st, s->substep_points, s->substep_point_capacity, s->point_count, 64u);
     VX_RESERVE(st, s->start_x, s->start_x_capacity, bodies->count, 64u);
     if (st == VX_OK) st = vx_contact_solver_pack(s, bodies);
-    if (st == VX_OK && s->colors.lanes) st = vx_contact_solver_reserve_blocks(s);
+    if (st == VX_OK && s->order.lanes) st = vx_contact_solver_reserve_blocks(s);
     if (st != VX_OK) return st;
     /* the coloured order's blocks hold the impulses from here to the end */
-    if (s->colors.lanes) vx_parallel_for(s->pool, s->colors.unit_count, load_blocks_range, s);
+    if (s->order.lanes) vx_parallel_for(s->pool, s->order.unit_count, load_blocks_range, s);
     s->passes = 0;
     s->separations_current = false;
     begin_job job = {s, bodies};
@@ -223,7 +223,7 @@ static void add_totals_range(void *arg, size_t unit_begin, size_t unit_end)
     vx_contact_solver *s = arg;
     for (size_t u = unit_begin; u < unit_end; u++) {
         if (vx_contact_solver_unit_single(s, u)) continue; /* summed by relax_range */
-        size_t first = s->colors.unit_start[u], stop = s->colors.unit_start[u + 1u];
+        size_t first = s->order.unit_start[u], stop = s->order.unit_start[u + 1u];
         for (size_t i = first; i < stop; i++) {
             const vx_contact_hot_constraint *c = &s->hot[i];
             for (uint32_t k = 0; k < c->count; k++)
@@ -239,7 +239,7 @@ static void add_totals_range(void *arg, size_t unit_begin, size_t unit_end)
 static void set_block_targets(vx_contact_solver *s, const vx_body_set *bodies, size_t u, float inv_h, bool push,
                               float bias_rate)
 {
-    size_t first = s->colors.unit_start[u], stop = s->colors.unit_start[u + 1u];
+    size_t first = s->order.unit_start[u], stop = s->order.unit_start[u + 1u];
     vx_contact_wide_block *w = vx_contact_solver_block(s, u);
     for (size_t i = first; i < stop; i++) {
         if (!s->separations_current) find_separations(s, bodies, i);
@@ -256,7 +256,7 @@ static void set_block_targets(vx_contact_solver *s, const vx_body_set *bodies, s
  * any unit of an order not in lanes. */
 static bool scalar_unit(const vx_contact_solver *s, size_t u)
 {
-    return !s->colors.lanes || vx_contact_solver_unit_single(s, u);
+    return !s->order.lanes || vx_contact_solver_unit_single(s, u);
 }
 
 /* pass 0: targets and warm start; then the iterations (soft push-out) */
@@ -267,7 +267,7 @@ static float solve_range(void *arg, size_t unit_begin, size_t unit_end, int pass
     bool backwards = ((job->first_pass + (unsigned)pass - 1u) & 1u) != 0;
     for (size_t u = unit_begin; u < unit_end; u++) {
         if (scalar_unit(s, u)) {
-            for (size_t i = s->colors.unit_start[u]; i < s->colors.unit_start[u + 1u]; i++) {
+            for (size_t i = s->order.unit_start[u]; i < s->order.unit_start[u + 1u]; i++) {
                 if (pass == 0)
                     warm_start(s, job->bodies, i, job->warm_starting, job->inv_h, job->bias_rate);
                 else
@@ -302,7 +302,7 @@ void vx_contact_substep_solve(vx_contact_solver *s, vx_body_set *bodies, float h
     float a3 = 1.0f / (1.0f + a2);
     substep_job job = {s, bodies, config->warm_starting, 1.0f / h, omega / a1, a2 * a3, a3, iterations, s->passes};
     vx_parallel_for(s->pool, bodies->count, load_velocity_range, &job);
-    vx_color_sweep(s->pool, &s->colors, &s->flow, iterations + 1, s->passes + 1u, solve_range, &job, INFINITY);
+    vx_solve_sweep(s->pool, &s->order, &s->flow, iterations + 1, s->passes + 1u, solve_range, &job, INFINITY);
     s->separations_current = false; /* the positions move next */
     if (s->colored) s->passes += (unsigned)(iterations > 0 ? iterations : 0);
     vx_parallel_for(s->pool, bodies->count, store_velocity_range, &job);
@@ -329,7 +329,7 @@ static float relax_range(void *arg, size_t unit_begin, size_t unit_end, int pass
             }
             continue;
         }
-        for (size_t i = s->colors.unit_start[u]; i < s->colors.unit_start[u + 1u]; i++) {
+        for (size_t i = s->order.unit_start[u]; i < s->order.unit_start[u + 1u]; i++) {
             const vx_contact_hot_constraint *c = &s->hot[i];
             vx_contact_hot_row *rows = &s->rows[c->first];
             if (pass == 0) update_targets(s, job->bodies, i, job->inv_h, false, 0.0f);
@@ -346,8 +346,8 @@ void vx_contact_substep_relax(vx_contact_solver *s, vx_body_set *bodies, float h
 {
     substep_job job = {s, bodies, false, 1.0f / h, 0.0f, 1.0f, 0.0f, iterations, s->passes};
     vx_parallel_for(s->pool, bodies->count, load_velocity_range, &job);
-    vx_color_sweep(s->pool, &s->colors, &s->flow, iterations, s->passes, relax_range, &job, INFINITY);
-    if (s->colors.lanes && iterations > 0) vx_parallel_for(s->pool, s->colors.unit_count, add_totals_range, s);
+    vx_solve_sweep(s->pool, &s->order, &s->flow, iterations, s->passes, relax_range, &job, INFINITY);
+    if (s->order.lanes && iterations > 0) vx_parallel_for(s->pool, s->order.unit_count, add_totals_range, s);
     if (s->colored) s->passes += (unsigned)(iterations > 0 ? iterations : 0);
     /* pass 0 found every point's separation from the poses now */
     s->separations_current = s->reuse_separations && iterations > 0;
@@ -357,7 +357,7 @@ void vx_contact_substep_relax(vx_contact_solver *s, vx_body_set *bodies, float h
 void vx_contact_substep_end(vx_contact_solver *s, const vx_body_set *bodies)
 {
     (void)bodies;
-    if (s->colors.lanes) vx_contact_solver_store_all_blocks(s);
+    if (s->order.lanes) vx_contact_solver_store_all_blocks(s);
 }
 
 /* Constraints [begin, end): the rows carry the impulses summed over the

@@ -2,7 +2,7 @@
  * the conventions at the top of contact_solver.c).
  *
  * The iterations run on the rows (every Jacobian an aligned 4-float vector,
- * as prepare wrote them) and on packed copies (contact_pack.c): the solved
+ * as prepare wrote them) and on packed copies (contact_solver.c): the solved
  * constraints' directions, masses and body slots, and the bodies' (v, w) as
  * aligned vectors by slot. The copies are filled before the first pass and
  * the velocities copied back after the last, so the passes touch nothing
@@ -11,15 +11,15 @@
  * mass and inverse inertia, its velocity does not change and is not copied
  * back. Every operation is the one the row-by-row formulas do, in the same
  * order, so results are bit for bit those of the plain vx_vec3 code. */
-#include "physics/contact_solver.h"
+#include "physics/solver/contact_solver.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "physics/color_sweep.h"
-#include "physics/contact_wide.h"
-#include "physics/simd4.h"
+#include "physics/solver/solve_sweep.h"
+#include "physics/solver/contact_wide.h"
+#include "common/simd4.h"
 
 /* The two bodies' velocities of one constraint, held in registers. */
 typedef struct {
@@ -192,7 +192,7 @@ static float velocity_range_wide(velocity_job *job, size_t unit_begin, size_t un
     if (pass == 0) {
         if (job->warm_start) {
             size_t begin, end;
-            vx_color_positions(&s->colors, unit_begin, unit_end, &begin, &end);
+            vx_solve_unit_positions(&s->order, unit_begin, unit_end, &begin, &end);
             for (size_t i = begin; i < end; i++)
                 warm_start_constraint(&s->hot[i], &s->rows[s->hot[i].first], s->hot_velocity);
         }
@@ -202,7 +202,7 @@ static float velocity_range_wide(velocity_job *job, size_t unit_begin, size_t un
     bool backwards = ((pass - 1) & 1) != 0; /* as velocity_range */
     for (size_t u = unit_begin; u < unit_end; u++) {
         if (vx_contact_solver_unit_single(s, u)) {
-            size_t i = s->colors.unit_start[u];
+            size_t i = s->order.unit_start[u];
             solve_constraint(&s->hot[i], &s->rows[s->hot[i].first], s->hot_velocity, backwards);
         } else if (vx_contact_solver_pairs_with_next(s, u, unit_end)) {
             vx_contact_wide_solve_two(vx_contact_solver_block(s, u), vx_contact_solver_block(s, u + 1u),
@@ -219,9 +219,9 @@ static float velocity_range(void *arg, size_t unit_begin, size_t unit_end, int p
 {
     velocity_job *job = arg;
     vx_contact_solver *s = job->s;
-    if (s->colors.lanes) return velocity_range_wide(job, unit_begin, unit_end, pass);
+    if (s->order.lanes) return velocity_range_wide(job, unit_begin, unit_end, pass);
     size_t begin, end;
-    vx_color_positions(&s->colors, unit_begin, unit_end, &begin, &end);
+    vx_solve_unit_positions(&s->order, unit_begin, unit_end, &begin, &end);
     if (job->warm_start) {
         if (pass == 0) {
             for (size_t i = begin; i < end; i++)
@@ -247,14 +247,14 @@ vx_status vx_contact_solver_solve_velocities(vx_contact_solver *s, vx_body_set *
     vx_status st = vx_contact_solver_pack(s, bodies);
     if (st != VX_OK) return st;
     velocity_job job = {s, warm_start};
-    if (s->colors.lanes) {
+    if (s->order.lanes) {
         st = vx_contact_solver_reserve_blocks(s);
         if (st != VX_OK) return st;
         /* pass 0 loads the blocks (after the warm start, when on) */
-        vx_color_sweep(s->pool, &s->colors, &s->flow, iterations + 1, 1u, velocity_range, &job, INFINITY);
+        vx_solve_sweep(s->pool, &s->order, &s->flow, iterations + 1, 1u, velocity_range, &job, INFINITY);
         vx_contact_solver_store_all_blocks(s);
     } else {
-        vx_color_sweep(s->pool, &s->colors, &s->flow, iterations + (warm_start ? 1 : 0), warm_start ? 1u : 0u,
+        vx_solve_sweep(s->pool, &s->order, &s->flow, iterations + (warm_start ? 1 : 0), warm_start ? 1u : 0u,
                        velocity_range, &job, INFINITY);
     }
     vx_contact_solver_unpack(s, bodies);

@@ -1,6 +1,6 @@
 /* The flow of the sequential order's one bin over the threads
- * (color_flow.h). */
-#include "physics/color_flow.h"
+ * (solve_flow.h). */
+#include "physics/solver/solve_flow.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -11,9 +11,9 @@
 /* the most threads a flow plans for (flow_thread keeps a count per thread) */
 #define VX_FLOW_MAX_THREADS 256
 
-void vx_color_flow_init(vx_color_flow *f) { memset(f, 0, sizeof *f); }
+void vx_solve_flow_init(vx_solve_flow *f) { memset(f, 0, sizeof *f); }
 
-void vx_color_flow_free(vx_color_flow *f)
+void vx_solve_flow_free(vx_solve_flow *f)
 {
     free(f->units);
     free(f->first);
@@ -22,10 +22,10 @@ void vx_color_flow_free(vx_color_flow *f)
     free(f->waits);
     free(f->index);
     free(f->done);
-    vx_color_flow_init(f);
+    vx_solve_flow_init(f);
 }
 
-static vx_status reserve(vx_color_flow *f, size_t units, size_t waits, int threads)
+static vx_status reserve(vx_solve_flow *f, size_t units, size_t waits, int threads)
 {
     vx_status st = VX_OK;
     size_t cap;
@@ -58,12 +58,12 @@ static vx_status reserve(vx_color_flow *f, size_t units, size_t waits, int threa
 }
 
 /* The thread of unit u: its first item's share of the order of add. */
-static uint32_t owner(const vx_contact_colors *c, uint32_t u, int threads)
+static uint32_t owner(const vx_solve_order *c, uint32_t u, int threads)
 {
     return (uint32_t)((uint64_t)c->unit_rank[u] * (uint64_t)threads / (uint64_t)c->count);
 }
 
-vx_status vx_color_flow_plan(vx_color_flow *f, const vx_contact_colors *c, int threads)
+vx_status vx_solve_flow_plan(vx_solve_flow *f, const vx_solve_order *c, int threads)
 {
     if (f->threads == threads && f->version == c->version) return VX_OK;
     f->threads = 0;
@@ -110,14 +110,14 @@ vx_status vx_color_flow_plan(vx_color_flow *f, const vx_contact_colors *c, int t
 }
 
 typedef struct {
-    vx_color_flow *f;
+    vx_solve_flow *f;
     int passes;
     float (*fn)(void *arg, size_t begin, size_t end, int pass);
     void *arg;
 } flow_job;
 
 /* What a wait asks of its thread in pass `pass` (0: nothing). */
-static size_t needed(const vx_color_flow *f, const vx_color_wait *wt, int pass)
+static size_t needed(const vx_solve_flow *f, const vx_solve_flow_wait *wt, int pass)
 {
     size_t theirs = f->first[wt->thread + 1u] - f->first[wt->thread];
     int64_t need = (int64_t)pass * (int64_t)theirs + wt->done;
@@ -127,7 +127,7 @@ static size_t needed(const vx_color_flow *f, const vx_color_wait *wt, int pass)
 static void flow_thread(void *ctx, int t, int threads)
 {
     flow_job *job = ctx;
-    vx_color_flow *f = job->f;
+    vx_solve_flow *f = job->f;
     size_t begin = f->first[t], end = f->first[t + 1];
     size_t mine = end - begin;
     /* the other threads' counts as last seen: read again only when short */
@@ -136,7 +136,7 @@ static void flow_thread(void *ctx, int t, int threads)
     for (int pass = 0; pass < job->passes; pass++) {
         for (size_t k = begin; k < end; k++) {
             for (uint32_t w = f->wait_start[k]; w < f->wait_start[k + 1]; w++) {
-                const vx_color_wait *wt = &f->waits[w];
+                const vx_solve_flow_wait *wt = &f->waits[w];
                 size_t need = needed(f, wt, pass);
                 if (seen[wt->thread] < need) seen[wt->thread] = vx_thread_progress_wait(&f->done[wt->thread], need);
             }
@@ -155,7 +155,7 @@ static void flow_thread(void *ctx, int t, int threads)
     }
 }
 
-void vx_color_flow_run(vx_thread_pool *pool, vx_color_flow *f, int passes,
+void vx_solve_flow_run(vx_thread_pool *pool, vx_solve_flow *f, int passes,
                        float (*fn)(void *arg, size_t begin, size_t end, int pass), void *arg)
 {
     assert(f->threads >= 1 && vx_thread_pool_size(pool) == f->threads);

@@ -6,11 +6,11 @@
  *     C = clamp(percent (sep + slop), -max_correction, 0),  lambda = -C / K,
  *     xA -= mA n lambda,  qA turned by -IA^-1 (rA x n) lambda,  and + for B.
  * Only poses change, never velocities: the correction adds no energy. */
-#include "physics/contact_solver.h"
+#include "physics/solver/contact_solver.h"
 
 #include <math.h>
 
-#include "physics/color_sweep.h"
+#include "physics/solver/solve_sweep.h"
 
 /* A pass that found no point deeper than this many slops ends the passes:
  * what is left is within reach of the next step's first pass. */
@@ -39,12 +39,12 @@ static float position_range(void *arg, size_t unit_begin, size_t unit_end, int p
     position_job *job = arg;
     const vx_contact_solver *s = job->s;
     size_t begin, end;
-    vx_color_positions(&s->colors, unit_begin, unit_end, &begin, &end);
+    vx_solve_unit_positions(&s->order, unit_begin, unit_end, &begin, &end);
     vx_body_set *bodies = job->bodies;
     float percent = job->percent, slop = job->slop, max_correction = job->max_correction;
     float min_sep = 0.0f;
     for (size_t j = begin; j < end; j++) {
-        const vx_contact_constraint *c = &s->constraints[s->colors.order[j]];
+        const vx_contact_constraint *c = &s->constraints[s->order.sequence[j]];
         vx_body_pose *pa = &bodies->pose[c->a];
         vx_body_pose *pb = &bodies->pose[c->b];
         const vx_body_mass *ma = &bodies->mass[c->a];
@@ -87,10 +87,10 @@ void vx_contact_solver_solve_positions(vx_contact_solver *s, vx_body_set *bodies
     position_job job = {s, bodies, config->baumgarte_percent, config->baumgarte_slop,
                         config->max_correction > 0.0f ? config->max_correction : 0.0f};
     /* Box2D's test: nothing deeper than a few slops left, done. Not as a
-     * flow (color_flow.h): its shares of the order of add are a pyramid's
+     * flow (solve_flow.h): its shares of the order of add are a pyramid's
      * lower and upper rows, and the lower rows, which carry the load, do
      * most of the corrections (tried: large_pyramid 6 % slower on 2
-     * threads than a barrier after each step, which halves every step). */
-    vx_color_sweep(s->pool, &s->colors, NULL, config->position_iterations, 0u, position_range, &job,
+     * threads than a barrier after each wave, which halves every wave). */
+    vx_solve_sweep(s->pool, &s->order, NULL, config->position_iterations, 0u, position_range, &job,
                    -VX_POSITION_DONE_SLOPS * config->baumgarte_slop);
 }

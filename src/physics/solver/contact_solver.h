@@ -16,9 +16,9 @@
 #include <stdint.h>
 
 #include "common/thread_pool.h"
-#include "physics/color_flow.h"
-#include "physics/contact_cache.h"
-#include "physics/contact_color.h"
+#include "physics/solver/solve_flow.h"
+#include "physics/solver/contact_cache.h"
+#include "physics/solver/solve_order.h"
 #include "physics/collision/narrow_phase.h"
 #include "physics/body_set.h"
 #include "voltex/physics.h"
@@ -115,17 +115,17 @@ typedef struct {
     vx_contact_anchor *anchors;
     size_t point_count;
     size_t point_capacity, row_capacity;
-    /* the solve order: the solved constraints by colour (contact_color.h);
-     * hot[j] is constraints[colors.order[j]] */
-    vx_contact_colors colors;
-    vx_color_flow flow; /* the plan of colors on pool's threads (color_flow.h) */
+    /* the solve order: the solved constraints by colour (solve_order.h);
+     * hot[j] is constraints[order.sequence[j]] */
+    vx_solve_order order;
+    vx_solve_flow flow; /* the plan of order on pool's threads (solve_flow.h) */
     vx_thread_pool *pool; /* the step's threads (NULL: one), not owned */
     bool colored;         /* config->order is VX_SOLVER_ORDER_COLORED */
     /* tuning (step_tuning.h), true after init: the relax's separations
      * serve the next substep's solve; false finds them again from the poses
      * (results never depend on it: the tests compare the two) */
     bool reuse_separations;
-    /* the SIMD blocks of an order in lanes, one per unit of colors (of two
+    /* the SIMD blocks of an order in lanes, one per unit of order (of two
      * or more constraints), each sized
      * for its largest manifold, in one aligned arena: unit u's block is at
      * block_offset[u] (vx_contact_solver_block) */
@@ -179,7 +179,7 @@ void vx_contact_solver_solve_positions(vx_contact_solver *s, vx_body_set *bodies
                                        const vx_physics_config *config);
 /* Writes the solved impulses as the cache for the next substep or step.
  * Store and report split the constraints between s->pool's threads; their
- * output is the same bytes for any split (contact_report.c). */
+ * output is the same bytes for any split (contact_solver.c). */
 vx_status vx_contact_solver_store(const vx_contact_solver *s, const vx_body_set *bodies,
                                   vx_contact_cache *cache);
 /* Appends the points to report (not cleared) with the poses of the end of the
@@ -213,31 +213,31 @@ void vx_contact_substep_end(vx_contact_solver *s, const vx_body_set *bodies);
  * carry the summed impulses, for vx_contact_solver_report. */
 void vx_contact_substep_finish(vx_contact_solver *s, vx_body_set *bodies, const vx_physics_config *config);
 
-/* Shared with contact_substep.c and contact_solver.c (contact_pack.c): the
+/* Shared with contact_substep.c and contact_solver.c (contact_solver.c): the
  * solve order and the packed constraints and velocities in that order (the
  * rows are solved where prepare wrote them), and the velocities of the
  * bodies the solver moves copied back. */
 vx_status vx_contact_solver_pack(vx_contact_solver *s, const vx_body_set *bodies);
 void vx_contact_solver_unpack(const vx_contact_solver *s, vx_body_set *bodies);
-/* The SIMD blocks of an order in lanes (colors.lanes; contact_pack.c):
+/* The SIMD blocks of an order in lanes (order.lanes; contact_solver.c):
  * room for one per unit of two or more constraints, units [begin, end)
  * loaded from the rows (targets and accumulated impulses), and their
  * impulses stored back into the rows (all units split between the
  * threads). A unit of one constraint has no block: it is solved on its
  * rows by the scalar code, which does the same operations (four lanes
  * for one constraint cost more than the scalar solve: a stack of boxes is
- * one constraint per step of the sequential order). */
+ * one constraint per wave of the sequential order). */
 vx_status vx_contact_solver_reserve_blocks(vx_contact_solver *s);
 static inline bool vx_contact_solver_unit_single(const vx_contact_solver *s, size_t unit)
 {
-    return s->colors.unit_start[unit + 1u] - s->colors.unit_start[unit] < 2u;
+    return s->order.unit_start[unit + 1u] - s->order.unit_start[unit] < 2u;
 }
 /* Unit u and the next one (both in lanes, the next before end) share no
  * moving body: the SIMD solve may run them side by side
  * (vx_contact_wide_solve_two). */
 static inline bool vx_contact_solver_pairs_with_next(const vx_contact_solver *s, size_t u, size_t end)
 {
-    return u + 1u < end && s->colors.lanes && s->colors.unit_apart[u] && !vx_contact_solver_unit_single(s, u) &&
+    return u + 1u < end && s->order.lanes && s->order.unit_apart[u] && !vx_contact_solver_unit_single(s, u) &&
            !vx_contact_solver_unit_single(s, u + 1u);
 }
 static inline struct vx_contact_wide_block *vx_contact_solver_block(const vx_contact_solver *s, size_t unit)

@@ -1,26 +1,26 @@
-/* The sequential order's one bin on the threads without a meeting per step
- * (private to the physics module; contact_color.h, color_sweep.h).
+/* The sequential order's one bin on the threads without a meeting per wave
+ * (private to the physics module; solve_order.h, solve_sweep.h).
  *
- * A barrier after every step of a pyramid (about 600 steps a pass for 5050
+ * A barrier after every wave of a pyramid (about 600 waves a pass for 5050
  * boxes) kept one thread waiting for the other a fifth of the time. In a
  * flow, each thread takes the units whose first item falls in its share of
  * the order of add (a pyramid's lower rows to thread 0, its upper rows to
  * thread 1: they meet only where the shares touch) and solves them in the
  * order of the pass. Before a unit it waits until the other threads have
  * done the units that touched the unit's bodies last before it
- * (vx_contact_colors.flow_dep): every body still sees its units in the
+ * (vx_solve_order.flow_dep): every body still sees its units in the
  * order of the pass, so the results are those of the serial sweep bit for
  * bit, for any number of threads. Dependencies point only to units earlier
  * in (pass, position), so the earliest unit not yet done can always run:
  * no thread waits forever. */
-#ifndef VOLTEX_PHYSICS_COLOR_FLOW_H
-#define VOLTEX_PHYSICS_COLOR_FLOW_H
+#ifndef VOLTEX_PHYSICS_SOLVER_SOLVE_FLOW_H
+#define VOLTEX_PHYSICS_SOLVER_SOLVE_FLOW_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "common/thread_pool.h"
-#include "physics/contact_color.h"
+#include "physics/solver/solve_order.h"
 #include "voltex/error.h"
 
 /* A unit waits until thread `thread` has done pass * (its unit count) +
@@ -28,7 +28,7 @@
 typedef struct {
     uint32_t thread;
     int32_t done;
-} vx_color_wait;
+} vx_solve_flow_wait;
 
 /* The plan of one order for one thread count; kept while both stay (a
  * settled pile keeps its order from step to step). */
@@ -39,27 +39,27 @@ typedef struct {
     size_t *first;    /* thread t's units are units[first[t] .. first[t + 1]) */
     size_t *cursor;   /* scratch, per thread */
     uint32_t *wait_start; /* per entry of units, + 1: its waits */
-    vx_color_wait *waits;
+    vx_solve_flow_wait *waits;
     uint32_t *index;  /* scratch, per unit: its index among its thread's units */
     size_t unit_capacity, wait_capacity, thread_capacity;
     vx_thread_progress *done; /* per thread: units done in the current sweep */
     uint64_t runs;    /* sweeps that went as this flow (tests check which path ran) */
-} vx_color_flow;
+} vx_solve_flow;
 
-void vx_color_flow_init(vx_color_flow *f);
-void vx_color_flow_free(vx_color_flow *f);
+void vx_solve_flow_init(vx_solve_flow *f);
+void vx_solve_flow_free(vx_solve_flow *f);
 
-/* Plans colors (colors->flow set) for `threads` threads (1 .. 256), or
+/* Plans order (order->flow set) for `threads` threads (1 .. 256), or
  * keeps the plan already made for them. VX_ERR_INVALID or VX_ERR_NOMEM: no
  * plan (the caller sweeps with barriers instead). */
-vx_status vx_color_flow_plan(vx_color_flow *f, const vx_contact_colors *colors, int threads);
+vx_status vx_solve_flow_plan(vx_solve_flow *f, const vx_solve_order *order, int threads);
 
 /* `passes` passes over every unit on the pool's threads (as many as the
  * plan was made for): fn(arg, u, u + 1, pass) for each unit u, or fn(arg,
  * u, u + 2, pass) for two that follow each other on one thread when the
  * second's waits are met already; what fn does to a unit touching only
  * that unit's constraints and bodies. */
-void vx_color_flow_run(vx_thread_pool *pool, vx_color_flow *f, int passes,
+void vx_solve_flow_run(vx_thread_pool *pool, vx_solve_flow *f, int passes,
                        float (*fn)(void *arg, size_t begin, size_t end, int pass), void *arg);
 
 #endif

@@ -1,5 +1,5 @@
 /* Warm-start cache, double buffered: see contact_cache.h. */
-#include "physics/contact_cache.h"
+#include "physics/solver/contact_cache.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* Depth levels and greedy colours of the contact constraints
- * (contact_color.h). */
-#include "physics/contact_color.h"
+ * (solve_order.h). */
+#include "physics/solver/solve_order.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -11,21 +11,21 @@
 #define NONE UINT32_MAX
 #define LEFTOVER VX_LEVEL_COLORS /* the colour of a level's items that found none free */
 
-vx_contact_colors_tuning vx_contact_colors_tuning_default(void)
+vx_solve_order_tuning vx_solve_order_tuning_default(void)
 {
-    vx_contact_colors_tuning t = {true, VX_ISLAND_BIN_MIN, VX_STEP_SPLIT_MIN_ITEMS, VX_FLOW_MIN_ITEMS};
+    vx_solve_order_tuning t = {true, VX_ISLAND_BIN_MIN, VX_WAVE_SPLIT_MIN_ITEMS, VX_FLOW_MIN_ITEMS};
     return t;
 }
 
-void vx_contact_colors_init(vx_contact_colors *c)
+void vx_solve_order_init(vx_solve_order *c)
 {
     memset(c, 0, sizeof *c);
-    c->tuning = vx_contact_colors_tuning_default();
+    c->tuning = vx_solve_order_tuning_default();
 }
 
-void vx_contact_colors_free(vx_contact_colors *c)
+void vx_solve_order_free(vx_solve_order *c)
 {
-    free(c->order);
+    free(c->sequence);
     free(c->ranges);
     free(c->unit_start);
     free(c->split_unit);
@@ -46,12 +46,12 @@ void vx_contact_colors_free(vx_contact_colors *c)
     free(c->mask);
     free(c->stamp);
     free(c->cursor);
-    vx_contact_colors_tuning tuning = c->tuning;
-    vx_contact_colors_init(c);
+    vx_solve_order_tuning tuning = c->tuning;
+    vx_solve_order_init(c);
     c->tuning = tuning;
 }
 
-vx_status vx_contact_colors_begin(vx_contact_colors *c, size_t max_items, size_t body_count)
+vx_status vx_solve_order_begin(vx_solve_order *c, size_t max_items, size_t body_count)
 {
     size_t cap;
     vx_status st = VX_OK;
@@ -65,7 +65,7 @@ vx_status vx_contact_colors_begin(vx_contact_colors *c, size_t max_items, size_t
     c->unit_count = 0;
     if (max_items > c->capacity) {
         st = vx_grow_capacity(c->capacity, max_items, 64u, 2u * sizeof *c->next, &cap);
-        VX_GROW_ARRAY(st, c->order, cap);
+        VX_GROW_ARRAY(st, c->sequence, cap);
         VX_GROW_ARRAY(st, c->ids, cap);
         VX_GROW_ARRAY(st, c->a, cap);
         VX_GROW_ARRAY(st, c->b, cap);
@@ -108,7 +108,7 @@ vx_status vx_contact_colors_begin(vx_contact_colors *c, size_t max_items, size_t
     return VX_OK;
 }
 
-void vx_contact_colors_add(vx_contact_colors *c, uint32_t item, uint32_t a, bool moved_a, uint32_t b, bool moved_b)
+void vx_solve_order_add(vx_solve_order *c, uint32_t item, uint32_t a, bool moved_a, uint32_t b, bool moved_b)
 {
     uint32_t i = (uint32_t)c->count++;
     uint8_t moved = (uint8_t)((moved_a ? 1u : 0u) | (moved_b ? 2u : 0u));
@@ -130,7 +130,7 @@ void vx_contact_colors_add(vx_contact_colors *c, uint32_t item, uint32_t a, bool
 }
 
 /* Breadth first from the queue's bodies (depth set), over moved bodies. */
-static void spread_depth(vx_contact_colors *c, size_t qhead, size_t qtail)
+static void spread_depth(vx_solve_order *c, size_t qhead, size_t qtail)
 {
     while (qhead < qtail) {
         uint32_t u = c->queue[qhead++];
@@ -145,7 +145,7 @@ static void spread_depth(vx_contact_colors *c, size_t qhead, size_t qtail)
     }
 }
 
-static void find_depths(vx_contact_colors *c)
+static void find_depths(vx_solve_order *c)
 {
     size_t tail = 0;
     /* depth 1: moved bodies touching one that is not moved */
@@ -166,14 +166,14 @@ static void find_depths(vx_contact_colors *c)
     }
 }
 
-static uint32_t level_of(const vx_contact_colors *c, size_t i)
+static uint32_t level_of(const vx_solve_order *c, size_t i)
 {
     if (c->moved[i] != 3u) return 0u;
     uint32_t da = c->depth[c->a[i]], db = c->depth[c->b[i]];
     return da < db ? da : db;
 }
 
-static vx_status reserve_cursor(vx_contact_colors *c, size_t n)
+static vx_status reserve_cursor(vx_solve_order *c, size_t n)
 {
     if (n <= c->cursor_capacity) return VX_OK;
     size_t cap;
@@ -189,7 +189,7 @@ static vx_status reserve_cursor(vx_contact_colors *c, size_t n)
  * right after a serial range of the same level joins it. */
 /* Units [first_unit, end_unit) as a range; a serial range right after a
  * serial range of the same level joins it. */
-static vx_status push_range(vx_contact_colors *c, uint32_t first_unit, uint32_t end_unit, bool serial, uint32_t level)
+static vx_status push_range(vx_solve_order *c, uint32_t first_unit, uint32_t end_unit, bool serial, uint32_t level)
 {
     if (serial && c->range_count > 0 && c->ranges[c->range_count - 1].serial &&
         c->ranges[c->range_count - 1].end == first_unit && c->ranges[c->range_count - 1].level == level) {
@@ -203,19 +203,19 @@ static vx_status push_range(vx_contact_colors *c, uint32_t first_unit, uint32_t 
         if (st != VX_OK) return st;
         c->range_capacity = cap;
     }
-    vx_color_range r = {first_unit, end_unit, serial, level};
+    vx_solve_range r = {first_unit, end_unit, serial, level};
     c->ranges[c->range_count++] = r;
     return VX_OK;
 }
 
-static vx_status add_range(vx_contact_colors *c, uint32_t begin, uint32_t end, bool serial, uint32_t level,
+static vx_status add_range(vx_solve_order *c, uint32_t begin, uint32_t end, bool serial, uint32_t level,
                            uint32_t unit_size)
 {
     if (end <= begin) return VX_OK;
     uint32_t first_unit = (uint32_t)c->unit_count;
     for (uint32_t p = begin; p < end; p += unit_size) {
         /* a colour's units share no moved body; a leftover's may */
-        c->unit_apart[c->unit_count] = unit_size == VX_COLOR_UNIT && p + unit_size < end;
+        c->unit_apart[c->unit_count] = unit_size == VX_SOLVE_UNIT && p + unit_size < end;
         c->unit_start[c->unit_count++] = p;
     }
     c->unit_start[c->unit_count] = end;
@@ -229,20 +229,20 @@ static unsigned first_free(uint64_t used)
     return LEFTOVER;
 }
 
-/* The order of add as one serial range (units of VX_COLOR_UNIT positions
+/* The order of add as one serial range (units of VX_SOLVE_UNIT positions
  * that may share bodies: not lanes); only with tuning.lanes off. */
-static vx_status order_of_add(vx_contact_colors *c)
+static vx_status order_of_add(vx_solve_order *c)
 {
-    for (size_t i = 0; i < c->count; i++) c->order[i] = c->ids[i];
+    for (size_t i = 0; i < c->count; i++) c->sequence[i] = c->ids[i];
     c->lanes = false;
-    vx_status st = add_range(c, 0u, (uint32_t)c->count, true, 0u, VX_COLOR_UNIT);
+    vx_status st = add_range(c, 0u, (uint32_t)c->count, true, 0u, VX_SOLVE_UNIT);
     if (st != VX_OK) c->count = 0;
     for (size_t u = 0; u < c->unit_count; u++) c->unit_apart[u] = 0; /* its units may share bodies */
     return st;
 }
 
 /* The first split (a bin's first unit) starting at or after position p. */
-static uint32_t split_at(const vx_contact_colors *c, size_t p)
+static uint32_t split_at(const vx_solve_order *c, size_t p)
 {
     size_t lo = 0, hi = c->split_count;
     while (lo < hi) {
@@ -255,14 +255,14 @@ static uint32_t split_at(const vx_contact_colors *c, size_t p)
     return c->split_unit[lo];
 }
 
-void vx_contact_colors_split(const vx_contact_colors *c, size_t first, size_t last, size_t *b, size_t *e)
+void vx_solve_order_split(const vx_solve_order *c, size_t first, size_t last, size_t *b, size_t *e)
 {
     *b = split_at(c, first);
     *e = split_at(c, last);
 }
 
 /* Item i's moved body on side k (0: a, 1: b), or NONE. */
-static uint32_t moved_body(const vx_contact_colors *c, uint32_t i, int k)
+static uint32_t moved_body(const vx_solve_order *c, uint32_t i, int k)
 {
     if (!(c->moved[i] & (1u << k))) return NONE;
     return k == 0 ? c->a[i] : c->b[i];
@@ -272,27 +272,27 @@ static uint32_t moved_body(const vx_contact_colors *c, uint32_t i, int k)
  * unit_rank and, per unit, the last unit before it to touch each of its
  * moved bodies. A first sweep finds each body's last unit of a pass (what
  * a pass's first unit of that body waits for); the second walks the pass. */
-static void flow_deps(vx_contact_colors *c)
+static void flow_deps(vx_solve_order *c)
 {
     uint32_t *last = c->depth; /* per moved body: its latest unit */
     for (size_t p = 0; p < c->count; p++)
         for (int k = 0; k < 2; k++) {
-            uint32_t x = moved_body(c, c->order[p], k);
+            uint32_t x = moved_body(c, c->sequence[p], k);
             if (x != NONE) last[x] = NONE;
         }
     for (uint32_t u = 0; u < (uint32_t)c->unit_count; u++)
         for (uint32_t p = c->unit_start[u]; p < c->unit_start[u + 1u]; p++)
             for (int k = 0; k < 2; k++) {
-                uint32_t x = moved_body(c, c->order[p], k);
+                uint32_t x = moved_body(c, c->sequence[p], k);
                 if (x != NONE) last[x] = u;
             }
     uint32_t deps = 0;
     for (uint32_t u = 0; u < (uint32_t)c->unit_count; u++) {
         c->flow_dep_start[u] = deps;
-        c->unit_rank[u] = c->order[c->unit_start[u]]; /* a step's items go in the order of add */
+        c->unit_rank[u] = c->sequence[c->unit_start[u]]; /* a wave's items go in the order of add */
         for (uint32_t p = c->unit_start[u]; p < c->unit_start[u + 1u]; p++)
             for (int k = 0; k < 2; k++) {
-                uint32_t x = moved_body(c, c->order[p], k);
+                uint32_t x = moved_body(c, c->sequence[p], k);
                 if (x == NONE) continue;
                 uint32_t d = last[x];
                 last[x] = u;
@@ -306,20 +306,20 @@ static void flow_deps(vx_contact_colors *c)
     c->flow = true;
 }
 
-/* One bin in lanes: a range per step wide enough to split between the
+/* One bin in lanes: a range per wave wide enough to split between the
  * threads (each its own level: the sweeps reverse ranges only within a
- * level), the steps between them in serial ranges, so the order of the
- * steps, and the results, are the same for any number of threads. order
+ * level), the waves between them in serial ranges, so the order of the
+ * waves, and the results, are the same for any number of threads. order
  * still holds item indices. */
-static vx_status step_ranges(vx_contact_colors *c, const uint32_t *step)
+static vx_status wave_ranges(vx_solve_order *c, const uint32_t *wave)
 {
     uint32_t level = 0;
     bool last_serial = false;
     for (uint32_t u = 0; u < (uint32_t)c->unit_count;) {
-        uint32_t s = step[c->order[c->unit_start[u]]], e = u + 1u;
-        while (e < (uint32_t)c->unit_count && step[c->order[c->unit_start[e]]] == s) e++;
-        bool serial = c->unit_start[e] - c->unit_start[u] < VX_STEP_MIN_PARALLEL;
-        if (!(serial && last_serial)) level++; /* serial steps in a row join one range */
+        uint32_t s = wave[c->sequence[c->unit_start[u]]], e = u + 1u;
+        while (e < (uint32_t)c->unit_count && wave[c->sequence[c->unit_start[e]]] == s) e++;
+        bool serial = c->unit_start[e] - c->unit_start[u] < VX_WAVE_MIN_PARALLEL;
+        if (!(serial && last_serial)) level++; /* serial waves in a row join one range */
         vx_status st = push_range(c, u, e, serial, level);
         if (st != VX_OK) return st;
         last_serial = serial;
@@ -330,58 +330,58 @@ static vx_status step_ranges(vx_contact_colors *c, const uint32_t *step)
 
 /* The sequential order with the results of the order of add, in lanes.
  * bin[i] (NULL: all 0) is item i's bin, bins share no moved body and go in
- * turn. An item's step is one more than the highest step of the items
- * before it that share a moved body with it; a bin's items go by step (in
- * the order of add within a step), in units of up to VX_COLOR_UNIT items of
- * one step. Items of one step share no moved body, and every item still
+ * turn. An item's wave is one more than the highest wave of the items
+ * before it that share a moved body with it; a bin's items go by wave (in
+ * the order of add within a wave), in units of up to VX_SOLVE_UNIT items of
+ * one wave. Items of one wave share no moved body, and every item still
  * comes after the items before it that share its bodies, so solving a
  * unit's items side by side in SIMD lanes gives the results of the order of
- * add bit for bit. A pyramid of 20 boxes a side is 590 items in 111 steps:
- * 77 % of the lanes filled. One bin is a range per wide step and serial
- * ranges between (step_ranges), or one serial range when it is small; more
+ * add bit for bit. A pyramid of 20 boxes a side is 590 items in 111 waves:
+ * 77 % of the lanes filled. One bin is a range per wide wave and serial
+ * ranges between (wave_ranges), or one serial range when it is small; more
  * are one parallel range that the threads split only where a bin starts. */
-static vx_status in_lanes(vx_contact_colors *c, const uint32_t *bin, uint32_t bins)
+static vx_status in_lanes(vx_solve_order *c, const uint32_t *bin, uint32_t bins)
 {
     size_t n = c->count;
     /* scratch: the adjacency links, which the sequential order never reads */
-    uint32_t *by_step = c->next, *step = c->next + n;
-    uint32_t *last = c->depth; /* per moved body: the step after its latest item */
+    uint32_t *by_wave = c->next, *wave = c->next + n;
+    uint32_t *last = c->depth; /* per moved body: the wave after its latest item */
     for (size_t i = 0; i < n; i++) last[c->a[i]] = last[c->b[i]] = 0u;
-    uint32_t steps = 0;
+    uint32_t waves = 0;
     for (size_t i = 0; i < n; i++) {
         uint32_t s = 0u;
         if (c->moved[i] & 1u) s = last[c->a[i]];
         if ((c->moved[i] & 2u) && last[c->b[i]] > s) s = last[c->b[i]];
-        step[i] = s;
+        wave[i] = s;
         if (c->moved[i] & 1u) last[c->a[i]] = s + 1u;
         if (c->moved[i] & 2u) last[c->b[i]] = s + 1u;
-        if (s + 1u > steps) steps = s + 1u;
+        if (s + 1u > waves) waves = s + 1u;
     }
-    vx_status st = reserve_cursor(c, (size_t)(steps > bins ? steps : bins) + 1u);
+    vx_status st = reserve_cursor(c, (size_t)(waves > bins ? waves : bins) + 1u);
     if (st != VX_OK) {
         c->count = 0;
         return st;
     }
-    /* counting sorts, stable: by step, then by bin; order holds item
+    /* counting sorts, stable: by wave, then by bin; order holds item
      * indices until the units are cut */
-    memset(c->cursor, 0, ((size_t)steps + 1u) * sizeof *c->cursor);
-    for (size_t i = 0; i < n; i++) c->cursor[step[i] + 1u]++;
-    for (uint32_t s = 1; s <= steps; s++) c->cursor[s] += c->cursor[s - 1u];
-    for (size_t i = 0; i < n; i++) by_step[c->cursor[step[i]]++] = (uint32_t)i;
+    memset(c->cursor, 0, ((size_t)waves + 1u) * sizeof *c->cursor);
+    for (size_t i = 0; i < n; i++) c->cursor[wave[i] + 1u]++;
+    for (uint32_t s = 1; s <= waves; s++) c->cursor[s] += c->cursor[s - 1u];
+    for (size_t i = 0; i < n; i++) by_wave[c->cursor[wave[i]]++] = (uint32_t)i;
     memset(c->cursor, 0, ((size_t)bins + 1u) * sizeof *c->cursor);
     for (size_t i = 0; i < n; i++) c->cursor[(bin ? bin[i] : 0u) + 1u]++;
     for (uint32_t k = 1; k <= bins; k++) c->cursor[k] += c->cursor[k - 1u];
     for (size_t p = 0; p < n; p++) {
-        uint32_t i = by_step[p];
-        c->order[c->cursor[bin ? bin[i] : 0u]++] = i;
+        uint32_t i = by_wave[p];
+        c->sequence[c->cursor[bin ? bin[i] : 0u]++] = i;
     }
-    /* units: a new one at a bin's start, a step's start or after VX_COLOR_UNIT */
+    /* units: a new one at a bin's start, a wave's start or after VX_SOLVE_UNIT */
     size_t unit_first = 0;
     c->split_count = 0;
     for (size_t p = 0; p < n; p++) {
-        uint32_t i = c->order[p], f = c->order[unit_first];
-        bool new_bin = p == 0 || (bin && bin[i] != bin[c->order[p - 1u]]);
-        if (new_bin || step[i] != step[f] || p - unit_first == VX_COLOR_UNIT) {
+        uint32_t i = c->sequence[p], f = c->sequence[unit_first];
+        bool new_bin = p == 0 || (bin && bin[i] != bin[c->sequence[p - 1u]]);
+        if (new_bin || wave[i] != wave[f] || p - unit_first == VX_SOLVE_UNIT) {
             if (new_bin && bins > 1u) c->split_unit[c->split_count++] = (uint32_t)c->unit_count;
             c->unit_start[c->unit_count++] = (uint32_t)p;
             unit_first = p;
@@ -390,19 +390,19 @@ static vx_status in_lanes(vx_contact_colors *c, const uint32_t *bin, uint32_t bi
     c->unit_start[c->unit_count] = (uint32_t)n;
     if (bins > 1u) c->split_unit[c->split_count] = (uint32_t)c->unit_count; /* the end */
     for (size_t u = 0; u + 1u < c->unit_count; u++) {
-        uint32_t i = c->order[c->unit_start[u]], j = c->order[c->unit_start[u + 1u]];
-        c->unit_apart[u] = step[i] == step[j] || (bin && bin[i] != bin[j]);
+        uint32_t i = c->sequence[c->unit_start[u]], j = c->sequence[c->unit_start[u + 1u]];
+        c->unit_apart[u] = wave[i] == wave[j] || (bin && bin[i] != bin[j]);
     }
     if (c->unit_count > 0) c->unit_apart[c->unit_count - 1u] = 0;
     c->lanes = true;
     if (bins > 1u)
         st = push_range(c, 0u, (uint32_t)c->unit_count, false, 0u);
-    else if (n < c->tuning.step_split_min)
+    else if (n < c->tuning.wave_split_min)
         st = push_range(c, 0u, (uint32_t)c->unit_count, true, 0u);
     else
-        st = step_ranges(c, step);
+        st = wave_ranges(c, wave);
     if (st == VX_OK && bins == 1u && n >= c->tuning.flow_min) flow_deps(c);
-    for (size_t p = 0; p < n; p++) c->order[p] = c->ids[c->order[p]];
+    for (size_t p = 0; p < n; p++) c->sequence[p] = c->ids[c->sequence[p]];
     if (st != VX_OK) {
         c->count = 0;
         c->unit_count = 0;
@@ -422,7 +422,7 @@ static vx_status in_lanes(vx_contact_colors *c, const uint32_t *bin, uint32_t bi
  * slower). Every item still comes after the items before it that share its
  * bodies, so the results are those of the order of add bit for bit. One
  * bin: one serial range. */
-static vx_status sequential_islands(vx_contact_colors *c)
+static vx_status sequential_islands(vx_solve_order *c)
 {
     if (!c->tuning.lanes) return order_of_add(c);
     size_t n = c->count;
@@ -469,15 +469,15 @@ static vx_status sequential_islands(vx_contact_colors *c)
     return in_lanes(c, c->by_level, bins);
 }
 
-static vx_status order_items(vx_contact_colors *c, bool colored);
+static vx_status order_items(vx_solve_order *c, bool colored);
 
-static bool same_tuning(const vx_contact_colors_tuning *a, const vx_contact_colors_tuning *b)
+static bool same_tuning(const vx_solve_order_tuning *a, const vx_solve_order_tuning *b)
 {
-    return a->lanes == b->lanes && a->island_bin_min == b->island_bin_min && a->step_split_min == b->step_split_min &&
+    return a->lanes == b->lanes && a->island_bin_min == b->island_bin_min && a->wave_split_min == b->wave_split_min &&
            a->flow_min == b->flow_min;
 }
 
-vx_status vx_contact_colors_end(vx_contact_colors *c, bool colored)
+vx_status vx_solve_order_end(vx_solve_order *c, bool colored)
 {
     if (c->same && c->count == c->last_count && colored == c->last_colored &&
         same_tuning(&c->tuning, &c->last_tuning)) {
@@ -496,7 +496,7 @@ vx_status vx_contact_colors_end(vx_contact_colors *c, bool colored)
     return st;
 }
 
-static vx_status order_items(vx_contact_colors *c, bool colored)
+static vx_status order_items(vx_solve_order *c, bool colored)
 {
     size_t n = c->count;
     c->split_count = 0;
@@ -558,7 +558,7 @@ static vx_status order_items(vx_contact_colors *c, bool colored)
         }
         for (unsigned k = 0; k <= LEFTOVER; k++) {
             st = add_range(c, starts[k], starts[k] + counts[k], k == LEFTOVER || counts[k] < VX_COLOR_MIN_PARALLEL, l,
-                           k == LEFTOVER ? 1u : VX_COLOR_UNIT);
+                           k == LEFTOVER ? 1u : VX_SOLVE_UNIT);
             if (st != VX_OK) {
                 c->count = 0;
                 c->range_count = 0;
@@ -567,7 +567,7 @@ static vx_status order_items(vx_contact_colors *c, bool colored)
         }
         for (uint32_t p = begin; p < end; p++) {
             uint32_t i = by_level[p];
-            c->order[starts[color[i]]++] = c->ids[i];
+            c->sequence[starts[color[i]]++] = c->ids[i];
         }
         begin = end;
     }
