@@ -6,6 +6,7 @@
 
 #include "test_helpers.h"
 #include "voltex/physics.h"
+#include "voltex/reference.h"
 
 #define EPS 1e-5f
 

@@ -6,6 +6,7 @@
 
 #include "test_helpers.h"
 #include "voltex/physics.h"
+#include "voltex/reference.h"
 
 static const double PI = 3.14159265358979323846;
 

@@ -11,6 +11,7 @@
 #include "test_helpers.h"
 #include "voltex/collide.h"
 #include "voltex/physics.h"
+#include "voltex/reference.h"
 
 #define EPS 1e-5f
 #define PI_F 3.14159265358979f

@@ -5,6 +5,7 @@
 
 #include "test_helpers.h"
 #include "voltex/physics.h"
+#include "voltex/reference.h"
 
 Test(rigidbody, dynamic_defaults_and_inv_mass)
 {

@@ -7,6 +7,7 @@
 
 #include "test_helpers.h"
 #include "voltex/physics.h"
+#include "voltex/reference.h"
 
 /* A body with no gravity, so only the solver changes it. */
 static vx_rigidbody floating_body(float mass, vx_vec3 velocity, float restitution)

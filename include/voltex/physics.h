@@ -1,7 +1,8 @@
-/* Rigid-body physics on top of the ECS: the components (collider, rigid body),
- * collision detection (broad phase: the spec's BVH or a dynamic AABB tree;
- * narrow phase), integration, the contact solver, islands and sleeping, and
- * the fixed step. Design spec Phase 5-1 and 5-2. */
+/* Rigid-body physics on top of the ECS: the components (collider, rigid
+ * body), the contacts a step reports, the settings and the fixed step
+ * (broad and narrow phase, the contact solver, integration, islands and
+ * sleeping, continuous collision). The design spec's stage-by-stage pipeline
+ * is in voltex/reference.h. */
 #ifndef VOLTEX_PHYSICS_H
 #define VOLTEX_PHYSICS_H
 
@@ -70,15 +71,6 @@ float vx_rigidbody_inv_mass(const vx_rigidbody *rb);
 bool vx_rigidbody_is_static(const vx_rigidbody *rb);
 
 /* ---- contacts ---- */
-/* Geometry of one contact as the narrow phase finds it. */
-typedef struct {
-    vx_vec3 normal;  /* unit, from A to B */
-    float depth;     /* > 0: overlap */
-    vx_vec3 point_a; /* on A's surface */
-    vx_vec3 point_b; /* on B's surface */
-    uint32_t feature; /* which features of A and B touch; stable from step to step */
-} vx_contact_geom;
-
 typedef struct {
     vx_entity entity_a;
     vx_entity entity_b;
@@ -106,16 +98,6 @@ vx_status vx_contact_list_push(vx_contact_list *list, const vx_contact *c);
 vx_status vx_contact_list_reserve(vx_contact_list *list, size_t capacity);
 /* Sorts by entity_a.index, entity_b.index, then feature. */
 void vx_contact_list_sort(vx_contact_list *list);
-
-/* ---- narrow phase: true and *out filled when the shapes overlap (depth > 0);
- * touching or separated shapes give false. Boxes are axis-aligned here. ---- */
-bool vx_sphere_vs_sphere(vx_vec3 pos_a, float radius_a, vx_vec3 pos_b, float radius_b, vx_contact_geom *out);
-/* A is the sphere, B the box. */
-bool vx_sphere_vs_box(vx_vec3 sphere_pos, float radius, vx_vec3 box_pos, vx_vec3 half_extents,
-                      vx_contact_geom *out);
-/* Separating-axis test of two axis-aligned boxes: one contact on the axis of
- * least overlap. */
-bool vx_box_vs_box(vx_vec3 pos_a, vx_vec3 half_a, vx_vec3 pos_b, vx_vec3 half_b, vx_contact_geom *out);
 
 /* ---- configuration ---- */
 /* The broad phase of vx_physics_step (scene key solver.broadphase: "tree" or
@@ -162,18 +144,6 @@ typedef struct {
  * distance 0.02 m, the dynamic tree broad phase (src/physics/config.c says
  * why), the sequential solver order. */
 vx_physics_config vx_physics_config_default(void);
-
-/* ---- the step, in the spec's stages ---- */
-/* Broad and narrow phase over every entity with transform and collider
- * (no rigidbody = static). Static-static pairs are skipped. out is cleared,
- * then filled in (entity_a, entity_b, feature) order with impulse 0. */
-vx_status vx_detect_collisions(vx_world *world, vx_contact_list *out);
-/* Semi-implicit Euler over dt: v += g * gravity_scale * dt, then x += v * dt.
- * Static bodies are untouched; kinematic bodies move at their velocity. */
-void vx_integrate(vx_world *world, const vx_physics_config *config, float dt);
-/* Impulse response with restitution (smaller of the pair) and Baumgarte
- * position correction; adds the applied normal impulse to each contact. */
-void vx_resolve_collisions(vx_world *world, vx_contact_list *contacts, const vx_physics_config *config);
 
 /* The step's private state between steps: the gathered bodies, the broad
  * and narrow phase buffers, the contact cache (last step's impulses, for warm

@@ -1,6 +1,6 @@
 /* Semi-implicit (symplectic) Euler, the design spec's integrator: velocity
  * first, then position with the new velocity. */
-#include "voltex/physics.h"
+#include "voltex/reference.h"
 
 /* v / (1 + dt * c): a stable implicit damping factor for any dt and c >= 0.
  * Only applied when c > 0, so the undamped step stays bit-exact with the spec. */

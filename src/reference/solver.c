@@ -8,7 +8,7 @@
  * with that sign; both describe the same physics. For a single contact the
  * first pass applies the spec's j = -(1 + e) vn0 / (inv_mass_a + inv_mass_b)
  * and later passes find nothing left to do. */
-#include "voltex/physics.h"
+#include "voltex/reference.h"
 
 #include <stdint.h>
 #include <stdlib.h>

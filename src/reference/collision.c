@@ -2,7 +2,7 @@
  * gather every entity with a transform and a collider, broad phase with a
  * BVH over their bounds, narrow phase on each candidate pair by shape. */
 #include "physics/collision/bvh.h"
-#include "voltex/physics.h"
+#include "voltex/reference.h"
 
 #include <stdlib.h>
 #include <string.h>

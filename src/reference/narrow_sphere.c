@@ -11,7 +11,7 @@
  *     box is coded as the face it is pushed out through, the same code as
  *     when it is just outside that face, so the id stays stable as the
  *     sphere sinks in. */
-#include "voltex/physics.h"
+#include "voltex/reference.h"
 
 #include <string.h>
 

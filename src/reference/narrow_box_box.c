@@ -4,7 +4,7 @@
  * Feature id: axis * 2 + (sign < 0), where axis (0 = x, 1 = y, 2 = z) is the
  * axis of least overlap and sign the direction of the normal along it: 0 for
  * +x, 1 for -x, 2 for +y, ... 5 for -z. */
-#include "voltex/physics.h"
+#include "voltex/reference.h"
 
 #include <string.h>
 
