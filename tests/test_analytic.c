@@ -1,5 +1,5 @@
 /* Whole-step physics against conservation laws and closed-form collisions,
- * through vx_physics_step with gravity off. */
+ * through vx_step with gravity off. */
 #include <criterion/criterion.h>
 #include <float.h>
 #include <math.h>
@@ -8,17 +8,17 @@
 #include "voltex/physics.h"
 
 typedef struct {
-    vx_physics_config cfg;
-    vx_physics_scratch scratch;
+    vx_world_def cfg;
+    vx_step_state state;
     vx_contact_list report;
 } stepper;
 
 static stepper make_stepper(void)
 {
     stepper s;
-    s.cfg = vx_physics_config_default();
+    s.cfg = vx_world_def_default();
     s.cfg.gravity = vx_vec3_zero();
-    vx_physics_scratch_init(&s.scratch);
+    vx_step_state_init(&s.state);
     vx_contact_list_init(&s.report);
     return s;
 }
@@ -26,12 +26,12 @@ static stepper make_stepper(void)
 static void free_stepper(stepper *s)
 {
     vx_contact_list_free(&s->report);
-    vx_physics_scratch_free(&s->scratch);
+    vx_step_state_free(&s->state);
 }
 
-static void step(vx_world *w, stepper *s) { cr_assert_eq(vx_physics_step(w, &s->cfg, &s->scratch, &s->report), VX_OK); }
+static void step(vx_registry *w, stepper *s) { cr_assert_eq(vx_step(w, &s->cfg, &s->state, &s->report), VX_OK); }
 
-static vx_entity spawn_ball(vx_world *w, vx_vec3 position, float radius, float mass, vx_vec3 velocity,
+static vx_entity spawn_ball(vx_registry *w, vx_vec3 position, float radius, float mass, vx_vec3 velocity,
                             float restitution)
 {
     vx_collider shape = vx_collider_sphere(radius);
@@ -43,7 +43,7 @@ static vx_entity spawn_ball(vx_world *w, vx_vec3 position, float radius, float m
 
 Test(analytic, equal_masses_elastic_head_on_swap)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     stepper s = make_stepper();
     vx_entity a = spawn_ball(w, vx_vec3_make(-2.0f, 0.0f, 0.0f), 0.5f, 1.0f, vx_vec3_make(1.0f, 0.0f, 0.0f), 1.0f);
     vx_entity b = spawn_ball(w, vx_vec3_make(2.0f, 0.0f, 0.0f), 0.5f, 1.0f, vx_vec3_make(-1.5f, 0.0f, 0.0f), 1.0f);
@@ -60,7 +60,7 @@ Test(analytic, equal_masses_elastic_head_on_swap)
     cr_assert_eq(vx_test_transform(w, a)->position.y, 0.0f);
     cr_assert_eq(vx_test_transform(w, b)->position.z, 0.0f);
     free_stepper(&s);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 /* Several spheres of different masses, off-axis so the normals are oblique,
@@ -71,7 +71,7 @@ Test(analytic, equal_masses_elastic_head_on_swap)
 Test(analytic, momentum_conserved_in_a_row_of_spheres)
 {
     enum { N = 6 };
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     stepper s = make_stepper();
     vx_entity e[N];
     const float masses[N] = {1.0f, 2.5f, 0.5f, 4.0f, 1.5f, 3.0f};
@@ -108,14 +108,14 @@ Test(analytic, momentum_conserved_in_a_row_of_spheres)
     }
     cr_assert_gt(contacts_seen, 5, "the spheres should have collided (%zu contacts)", contacts_seen);
     free_stepper(&s);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 /* e = 1 with unequal masses: kinetic energy before equals after (within 1 %),
  * and the velocities are the closed-form elastic ones. */
 Test(analytic, elastic_collision_conserves_energy)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     stepper s = make_stepper();
     const double m1 = 1.0, m2 = 2.0, u1 = 2.0, u2 = -1.0;
     vx_entity a =
@@ -130,7 +130,7 @@ Test(analytic, elastic_collision_conserves_energy)
     VX_ASSERT_NEAR(v1, ((m1 - m2) * u1 + 2.0 * m2 * u2) / (m1 + m2), 1e-5); /* -2 */
     VX_ASSERT_NEAR(v2, ((m2 - m1) * u2 + 2.0 * m1 * u1) / (m1 + m2), 1e-5); /* 1 */
     free_stepper(&s);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 /* A 3-ball chain of equal elastic balls with gaps: the first hits the second,
@@ -138,7 +138,7 @@ Test(analytic, elastic_collision_conserves_energy)
  * handed down the chain: (v, 0, 0) -> (0, 0, v). */
 Test(analytic, three_ball_chain_hands_motion_down)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     stepper s = make_stepper();
     const float v = 2.0f;
     vx_entity b1 = spawn_ball(w, vx_vec3_make(0.0f, 0.0f, 0.0f), 0.5f, 1.0f, vx_vec3_make(v, 0.0f, 0.0f), 1.0f);
@@ -161,5 +161,5 @@ Test(analytic, three_ball_chain_hands_motion_down)
     VX_ASSERT_VEC3_NEAR(vx_test_body(w, b2)->velocity, 0.0f, 0.0f, 0.0f, 1e-6);
     VX_ASSERT_VEC3_NEAR(vx_test_body(w, b3)->velocity, v, 0.0f, 0.0f, 1e-6);
     free_stepper(&s);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }

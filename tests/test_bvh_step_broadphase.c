@@ -18,7 +18,7 @@
 #define SPECULATIVE 0.02f
 #define H (1.0f / 60.0f)
 
-static vx_entity spawn_floor(vx_world *w)
+static vx_entity spawn_floor(vx_registry *w)
 {
     vx_collider shape = vx_collider_box(vx_vec3_make(20.0f, 1.0f, 20.0f));
     vx_rigidbody rb = vx_rigidbody_static();
@@ -26,7 +26,7 @@ static vx_entity spawn_floor(vx_world *w)
 }
 
 /* A random body above the floor: sphere, box or capsule, turned, moving. */
-static vx_entity spawn_random(vx_world *w, vx_test_rng *rng)
+static vx_entity spawn_random(vx_registry *w, vx_test_rng *rng)
 {
     vx_collider c;
     uint32_t kind = vx_test_rng_next(rng) % 3u;
@@ -54,10 +54,10 @@ static vx_entity spawn_random(vx_world *w, vx_test_rng *rng)
 /* A pile on a floor, with four static posts, a kinematic sweeper and a
  * sensor; the same seed gives the same world. Its entities go to ids (floor
  * first, then the posts), their number to *count. */
-static vx_world *make_pile(uint32_t seed, int bodies, vx_entity *ids, size_t *count)
+static vx_registry *make_pile(uint32_t seed, int bodies, vx_entity *ids, size_t *count)
 {
     cr_assert_leq(bodies + 7, PILE_MAX);
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_test_rng rng = {seed};
     size_t n = 0;
     ids[n++] = spawn_floor(w);
@@ -102,7 +102,7 @@ Test(bvh_step_broadphase, pairs_match_brute_force_while_bodies_move_come_and_go)
 {
     vx_entity ids[PILE_MAX];
     size_t id_count = 0;
-    vx_world *w = make_pile(0x5eed1u, 40, ids, &id_count);
+    vx_registry *w = make_pile(0x5eed1u, 40, ids, &id_count);
     vx_test_rng rng = {0xc0ffeeu};
     vx_test_stepper s;
     vx_test_stepper_init(&s);
@@ -122,7 +122,7 @@ Test(bvh_step_broadphase, pairs_match_brute_force_while_bodies_move_come_and_go)
         /* Entities come and go between steps: a new body every 10 steps, an
          * older one removed every 15, a static post moved once. */
         if (step % 10 == 5 && spawned_count < 16) spawned[spawned_count++] = spawn_random(w, &rng);
-        if (step % 15 == 7 && spawned_count > 0) cr_assert(vx_world_despawn(w, spawned[--spawned_count]));
+        if (step % 15 == 7 && spawned_count > 0) cr_assert(vx_registry_despawn(w, spawned[--spawned_count]));
         if (step == 60) vx_test_transform(w, ids[1])->position.x += 0.5f; /* a post */
         cr_assert_eq(vx_body_set_gather(&bodies, w, vx_vec3_make(0.0f, -9.81f, 0.0f), NULL), VX_OK);
         size_t n = brute_force_pairs(&bodies, expected, max);
@@ -147,12 +147,12 @@ Test(bvh_step_broadphase, pairs_match_brute_force_while_bodies_move_come_and_go)
     for (int k = 0; k < 2; k++) vx_body_broadphase_free(&kinds[k]);
     vx_body_set_free(&bodies);
     vx_test_stepper_free(&s);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 Test(bvh_step_broadphase, statics_are_added_once_and_never_requeried)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_collider tile = vx_collider_box(vx_vec3_make(0.5f, 0.5f, 0.5f));
     vx_rigidbody fixed = vx_rigidbody_static();
     for (int i = 0; i < 10; i++) /* 100 touching static tiles: 342 static-static overlaps never made */
@@ -192,14 +192,14 @@ Test(bvh_step_broadphase, statics_are_added_once_and_never_requeried)
     vx_body_broadphase_free(&bb);
     vx_body_set_free(&bodies);
     vx_test_stepper_free(&s);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 /* Whole runs with either kind: the same bits in every body and every report,
  * step after step, with sleeping off and on. */
 static void check_kinds_agree(bool sleeping)
 {
-    vx_world *worlds[2];
+    vx_registry *worlds[2];
     vx_test_stepper steppers[2];
     const vx_broadphase_kind kind_of[2] = {VX_BROADPHASE_DYNAMIC_TREE, VX_BROADPHASE_BVH};
     vx_entity ids[2][PILE_MAX];
@@ -218,14 +218,14 @@ static void check_kinds_agree(bool sleeping)
             memcmp(steppers[0].report.items, steppers[1].report.items, steppers[0].report.count * sizeof(vx_contact)), 0,
             "step %d: reports differ", step);
         contacts += steppers[0].report.count;
-        size_t asleep = vx_physics_step_counts(&steppers[0].scratch).asleep;
+        size_t asleep = vx_step_counts_last(&steppers[0].state).asleep;
         asleep_most = asleep > asleep_most ? asleep : asleep_most;
         for (size_t i = 0; i < entities; i++) {
             cr_assert_eq(memcmp(vx_test_transform(worlds[0], ids[0][i]), vx_test_transform(worlds[1], ids[1][i]),
                                 sizeof(vx_transform)),
                          0, "step %d entity %zu", step, i);
-            const vx_rigidbody *b0 = vx_world_get(worlds[0], ids[0][i], VX_COMPONENT_RIGIDBODY);
-            const vx_rigidbody *b1 = vx_world_get(worlds[1], ids[1][i], VX_COMPONENT_RIGIDBODY);
+            const vx_rigidbody *b0 = vx_registry_get(worlds[0], ids[0][i], VX_COMPONENT_RIGIDBODY);
+            const vx_rigidbody *b1 = vx_registry_get(worlds[1], ids[1][i], VX_COMPONENT_RIGIDBODY);
             if (!b0) continue;
             cr_assert_eq(memcmp(&b0->velocity, &b1->velocity, sizeof b0->velocity), 0, "step %d entity %zu", step, i);
             cr_assert_eq(memcmp(&b0->angular_velocity, &b1->angular_velocity, sizeof b0->angular_velocity), 0,
@@ -236,7 +236,7 @@ static void check_kinds_agree(bool sleeping)
     if (sleeping) cr_assert_gt(asleep_most, 0, "islands fell asleep on the way");
     for (int k = 0; k < 2; k++) {
         vx_test_stepper_free(&steppers[k]);
-        vx_world_destroy(worlds[k]);
+        vx_registry_destroy(worlds[k]);
     }
 }
 

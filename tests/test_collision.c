@@ -28,26 +28,26 @@ static void assert_contact(const vx_contact *c, uint32_t a, uint32_t b, vx_vec3 
 
 Test(detect_collisions, register_components_sizes)
 {
-    vx_world *w = vx_test_physics_world();
-    cr_assert(vx_world_has_component_type(w, VX_COMPONENT_TRANSFORM));
-    cr_assert(vx_world_has_component_type(w, VX_COMPONENT_COLLIDER));
-    cr_assert(vx_world_has_component_type(w, VX_COMPONENT_RIGIDBODY));
+    vx_registry *w = vx_test_physics_world();
+    cr_assert(vx_registry_has_component_type(w, VX_COMPONENT_TRANSFORM));
+    cr_assert(vx_registry_has_component_type(w, VX_COMPONENT_COLLIDER));
+    cr_assert(vx_registry_has_component_type(w, VX_COMPONENT_RIGIDBODY));
     /* A value round-trips through the world byte for byte. */
     vx_entity e;
-    cr_assert_eq(vx_world_spawn(w, &e), VX_OK);
+    cr_assert_eq(vx_registry_spawn(w, &e), VX_OK);
     vx_collider c = vx_collider_box(v3(1, 2, 3));
     c.sensor = true;
-    cr_assert_eq(vx_world_add(w, e, VX_COMPONENT_COLLIDER, &c), VX_OK);
-    cr_assert(memcmp(vx_world_get(w, e, VX_COMPONENT_COLLIDER), &c, sizeof c) == 0);
+    cr_assert_eq(vx_registry_add(w, e, VX_COMPONENT_COLLIDER, &c), VX_OK);
+    cr_assert(memcmp(vx_registry_get(w, e, VX_COMPONENT_COLLIDER), &c, sizeof c) == 0);
     vx_rigidbody rb = vx_rigidbody_kinematic();
-    cr_assert_eq(vx_world_add(w, e, VX_COMPONENT_RIGIDBODY, &rb), VX_OK);
-    cr_assert(memcmp(vx_world_get(w, e, VX_COMPONENT_RIGIDBODY), &rb, sizeof rb) == 0);
-    vx_world_destroy(w);
+    cr_assert_eq(vx_registry_add(w, e, VX_COMPONENT_RIGIDBODY, &rb), VX_OK);
+    cr_assert(memcmp(vx_registry_get(w, e, VX_COMPONENT_RIGIDBODY), &rb, sizeof rb) == 0);
+    vx_registry_destroy(w);
 }
 
 Test(detect_collisions, mixed_scene_end_to_end)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_rigidbody dyn = vx_rigidbody_dynamic(1.0f), stat = vx_rigidbody_static(), kin = vx_rigidbody_kinematic();
     vx_collider ball = vx_collider_sphere(0.5f);
     vx_collider floor_box = vx_collider_box(v3(10, 1, 10));
@@ -87,9 +87,9 @@ Test(detect_collisions, mixed_scene_end_to_end)
     /* 11: a collider without a transform, and 12: a body without a
      * collider, both at the floor: not collision objects. */
     vx_entity e11;
-    cr_assert_eq(vx_world_spawn(w, &e11), VX_OK);
-    cr_assert_eq(vx_world_add(w, e11, VX_COMPONENT_COLLIDER, &unit_box), VX_OK);
-    cr_assert_eq(vx_world_add(w, e11, VX_COMPONENT_RIGIDBODY, &dyn), VX_OK);
+    cr_assert_eq(vx_registry_spawn(w, &e11), VX_OK);
+    cr_assert_eq(vx_registry_add(w, e11, VX_COMPONENT_COLLIDER, &unit_box), VX_OK);
+    cr_assert_eq(vx_registry_add(w, e11, VX_COMPONENT_RIGIDBODY, &dyn), VX_OK);
     vx_test_spawn_body(w, v3(0, -0.5f, -3), NULL, &dyn);
 
     vx_contact_list out;
@@ -119,7 +119,7 @@ Test(detect_collisions, mixed_scene_end_to_end)
 
     vx_contact_list_free(&again);
     vx_contact_list_free(&out);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 Test(detect_collisions, box_sphere_flip_keeps_the_geometry)
@@ -132,10 +132,10 @@ Test(detect_collisions, box_sphere_flip_keeps_the_geometry)
     vx_rigidbody dyn = vx_rigidbody_dynamic(1.0f);
     vx_vec3 ps = v3(1.5f, 2.5f, 0.25f), pb = v3(0, 0, 0); /* edge region (+x, +y) */
 
-    vx_world *w1 = vx_test_physics_world();
+    vx_registry *w1 = vx_test_physics_world();
     vx_test_spawn_body(w1, ps, &ball, &dyn);
     vx_test_spawn_body(w1, pb, &box, &dyn);
-    vx_world *w2 = vx_test_physics_world();
+    vx_registry *w2 = vx_test_physics_world();
     vx_test_spawn_body(w2, pb, &box, &dyn);
     vx_test_spawn_body(w2, ps, &ball, &dyn);
 
@@ -163,8 +163,8 @@ Test(detect_collisions, box_sphere_flip_keeps_the_geometry)
 
     vx_contact_list_free(&c1);
     vx_contact_list_free(&c2);
-    vx_world_destroy(w1);
-    vx_world_destroy(w2);
+    vx_registry_destroy(w1);
+    vx_registry_destroy(w2);
 }
 
 Test(detect_collisions, contacts_are_sorted_whatever_the_storage_order)
@@ -172,18 +172,18 @@ Test(detect_collisions, contacts_are_sorted_whatever_the_storage_order)
     /* A row of 8 overlapping balls, their colliders added in a scrambled
      * order (the query walks storage order): the contacts still come out by
      * (entity_a, entity_b). */
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_entity e[8];
-    for (int i = 0; i < 8; i++) cr_assert_eq(vx_world_spawn(w, &e[i]), VX_OK);
+    for (int i = 0; i < 8; i++) cr_assert_eq(vx_registry_spawn(w, &e[i]), VX_OK);
     static const int order[8] = {5, 2, 7, 0, 3, 6, 1, 4};
     vx_collider ball = vx_collider_sphere(0.5f);
     vx_rigidbody dyn = vx_rigidbody_dynamic(1.0f);
     for (int k = 0; k < 8; k++) {
         int i = order[k];
         vx_transform t = vx_transform_from_position(v3(0.9f * (float)i, 0, 0));
-        cr_assert_eq(vx_world_add(w, e[i], VX_COMPONENT_COLLIDER, &ball), VX_OK);
-        cr_assert_eq(vx_world_add(w, e[7 - i], VX_COMPONENT_RIGIDBODY, &dyn), VX_OK);
-        cr_assert_eq(vx_world_add(w, e[i], VX_COMPONENT_TRANSFORM, &t), VX_OK);
+        cr_assert_eq(vx_registry_add(w, e[i], VX_COMPONENT_COLLIDER, &ball), VX_OK);
+        cr_assert_eq(vx_registry_add(w, e[7 - i], VX_COMPONENT_RIGIDBODY, &dyn), VX_OK);
+        cr_assert_eq(vx_registry_add(w, e[i], VX_COMPONENT_TRANSFORM, &t), VX_OK);
     }
     vx_contact_list out;
     vx_contact_list_init(&out);
@@ -194,17 +194,17 @@ Test(detect_collisions, contacts_are_sorted_whatever_the_storage_order)
                        v3(0.9f * (float)(i + 1) - 0.5f, 0, 0), 0u, false);
     }
     vx_contact_list_free(&out);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 Test(detect_collisions, reused_slot_carries_its_generation)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_collider ball = vx_collider_sphere(1.0f);
     vx_rigidbody dyn = vx_rigidbody_dynamic(1.0f);
     vx_entity old = vx_test_spawn_body(w, v3(0, 0, 0), &ball, &dyn);
     vx_entity other = vx_test_spawn_body(w, v3(1, 0, 0), &ball, &dyn);
-    cr_assert(vx_world_despawn(w, old));
+    cr_assert(vx_registry_despawn(w, old));
     vx_entity fresh = vx_test_spawn_body(w, v3(0, 1, 0), &ball, &dyn);
     cr_assert_eq(fresh.index, old.index);
     cr_assert_neq(fresh.generation, old.generation);
@@ -219,12 +219,12 @@ Test(detect_collisions, reused_slot_carries_its_generation)
     VX_ASSERT_VEC3_NEAR(out.items[0].normal, k, -k, 0, EPS);
     VX_ASSERT_NEAR(out.items[0].depth, 2.0f - sqrtf(2.0f), EPS);
     vx_contact_list_free(&out);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 Test(detect_collisions, only_static_bodies_give_no_contacts)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_collider box = vx_collider_box(v3(1, 1, 1));
     vx_rigidbody stat = vx_rigidbody_static();
     vx_test_spawn_body(w, v3(0, 0, 0), &box, NULL);
@@ -235,12 +235,12 @@ Test(detect_collisions, only_static_bodies_give_no_contacts)
     cr_assert_eq(vx_detect_collisions(w, &out), VX_OK);
     cr_assert_eq(out.count, 0u);
     vx_contact_list_free(&out);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 Test(detect_collisions, touching_bodies_are_not_in_contact)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_collider box = vx_collider_box(v3(1, 1, 1));
     vx_collider ball = vx_collider_sphere(1.0f);
     vx_rigidbody dyn = vx_rigidbody_dynamic(1.0f);
@@ -253,20 +253,20 @@ Test(detect_collisions, touching_bodies_are_not_in_contact)
     cr_assert_eq(vx_detect_collisions(w, &out), VX_OK);
     cr_assert_eq(out.count, 0u);
     vx_contact_list_free(&out);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 Test(detect_collisions, empty_and_unregistered_worlds)
 {
     vx_contact_list out;
     vx_contact_list_init(&out);
-    vx_world *bare = vx_world_create();
+    vx_registry *bare = vx_registry_create();
     cr_assert_not_null(bare);
     cr_assert_eq(vx_detect_collisions(bare, &out), VX_OK);
     cr_assert_eq(out.count, 0u);
-    vx_world_destroy(bare);
+    vx_registry_destroy(bare);
 
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     cr_assert_eq(vx_detect_collisions(w, &out), VX_OK);
     cr_assert_eq(out.count, 0u);
     vx_collider ball = vx_collider_sphere(1.0f);
@@ -275,7 +275,7 @@ Test(detect_collisions, empty_and_unregistered_worlds)
     cr_assert_eq(vx_detect_collisions(w, &out), VX_OK);
     cr_assert_eq(out.count, 0u);
     vx_contact_list_free(&out);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 Test(contact_list, sort_orders_by_entities_then_feature)

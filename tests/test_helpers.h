@@ -56,13 +56,14 @@ static inline vx_vec3 vx_test_rng_vec3(vx_test_rng *r, float lo, float hi)
 }
 
 /* ---- physics worlds built by hand (tests of the physics module) ---- */
+#include "physics/step.h"
 #include "physics/step_tuning.h"
 #include "voltex/physics.h"
 
 /* A world with the physics components registered. */
-static inline vx_world *vx_test_physics_world(void)
+static inline vx_registry *vx_test_physics_world(void)
 {
-    vx_world *w = vx_world_create();
+    vx_registry *w = vx_registry_create();
     cr_assert_not_null(w);
     cr_assert_eq(vx_physics_register_components(w), VX_OK);
     return w;
@@ -70,34 +71,34 @@ static inline vx_world *vx_test_physics_world(void)
 
 /* An entity with a transform at position, plus the collider and rigid body
  * given (either may be NULL). */
-static inline vx_entity vx_test_spawn_body(vx_world *w, vx_vec3 position, const vx_collider *collider,
+static inline vx_entity vx_test_spawn_body(vx_registry *w, vx_vec3 position, const vx_collider *collider,
                                            const vx_rigidbody *body)
 {
     vx_entity e;
-    cr_assert_eq(vx_world_spawn(w, &e), VX_OK);
+    cr_assert_eq(vx_registry_spawn(w, &e), VX_OK);
     vx_transform t = vx_transform_from_position(position);
-    cr_assert_eq(vx_world_add(w, e, VX_COMPONENT_TRANSFORM, &t), VX_OK);
-    if (collider) cr_assert_eq(vx_world_add(w, e, VX_COMPONENT_COLLIDER, collider), VX_OK);
-    if (body) cr_assert_eq(vx_world_add(w, e, VX_COMPONENT_RIGIDBODY, body), VX_OK);
+    cr_assert_eq(vx_registry_add(w, e, VX_COMPONENT_TRANSFORM, &t), VX_OK);
+    if (collider) cr_assert_eq(vx_registry_add(w, e, VX_COMPONENT_COLLIDER, collider), VX_OK);
+    if (body) cr_assert_eq(vx_registry_add(w, e, VX_COMPONENT_RIGIDBODY, body), VX_OK);
     return e;
 }
 
-static inline vx_rigidbody *vx_test_body(vx_world *w, vx_entity e)
+static inline vx_rigidbody *vx_test_body(vx_registry *w, vx_entity e)
 {
-    vx_rigidbody *rb = vx_world_get(w, e, VX_COMPONENT_RIGIDBODY);
+    vx_rigidbody *rb = vx_registry_get(w, e, VX_COMPONENT_RIGIDBODY);
     cr_assert_not_null(rb);
     return rb;
 }
 
-static inline vx_transform *vx_test_transform(vx_world *w, vx_entity e)
+static inline vx_transform *vx_test_transform(vx_registry *w, vx_entity e)
 {
-    vx_transform *t = vx_world_get(w, e, VX_COMPONENT_TRANSFORM);
+    vx_transform *t = vx_registry_get(w, e, VX_COMPONENT_TRANSFORM);
     cr_assert_not_null(t);
     return t;
 }
 
 /* vx_test_spawn_body, then the orientation set to rotation. */
-static inline vx_entity vx_test_spawn_rotated(vx_world *w, vx_vec3 position, vx_quat rotation,
+static inline vx_entity vx_test_spawn_rotated(vx_registry *w, vx_vec3 position, vx_quat rotation,
                                               const vx_collider *collider, const vx_rigidbody *body)
 {
     vx_entity e = vx_test_spawn_body(w, position, collider, body);
@@ -116,20 +117,20 @@ static inline vx_step_tuning *vx_test_tuning(void)
     return &tuning;
 }
 
-/* What vx_physics_step needs between steps, kept together. */
+/* What vx_step needs between steps, kept together. */
 typedef struct {
-    vx_physics_config cfg;
-    vx_physics_scratch scratch;
+    vx_world_def cfg;
+    vx_step_state state;
     vx_contact_list report; /* the last step's */
 } vx_test_stepper;
 
 /* Default config (the caller may change cfg before the first step). */
 static inline void vx_test_stepper_init(vx_test_stepper *s)
 {
-    s->cfg = vx_physics_config_default();
-    vx_physics_scratch_init(&s->scratch);
+    s->cfg = vx_world_def_default();
+    vx_step_state_init(&s->state);
     vx_contact_list_init(&s->report);
-    vx_step_tuning *tuning = vx_physics_tuning(&s->scratch);
+    vx_step_tuning *tuning = vx_step_tuning_of(&s->state);
     cr_assert_not_null(tuning);
     *tuning = *vx_test_tuning();
 }
@@ -137,12 +138,12 @@ static inline void vx_test_stepper_init(vx_test_stepper *s)
 static inline void vx_test_stepper_free(vx_test_stepper *s)
 {
     vx_contact_list_free(&s->report);
-    vx_physics_scratch_free(&s->scratch);
+    vx_step_state_free(&s->state);
 }
 
-static inline void vx_test_step(vx_world *w, vx_test_stepper *s)
+static inline void vx_test_step(vx_registry *w, vx_test_stepper *s)
 {
-    cr_assert_eq(vx_physics_step(w, &s->cfg, &s->scratch, &s->report), VX_OK);
+    cr_assert_eq(vx_step(w, &s->cfg, &s->state, &s->report), VX_OK);
 }
 
 /* The sum of the normal impulses of the last report between a and b (either

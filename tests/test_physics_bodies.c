@@ -1,4 +1,4 @@
-/* The step's body kinds through vx_physics_step (issue 3): free rigid bodies
+/* The step's body kinds through vx_step (issue 3): free rigid bodies
  * (semi-implicit Euler and torque-free rotation, bit for bit), damping,
  * rotation-locked, static, kinematic and collider-only bodies, and sensors. */
 #include <criterion/criterion.h>
@@ -18,7 +18,7 @@ static bool quat_same(vx_quat a, vx_quat b) { return a.x == b.x && a.y == b.y &&
  * energy stay put. */
 Test(physics_bodies, free_asymmetric_body_is_semi_implicit_euler_and_torque_free)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     const vx_vec3 half = {0.1f, 0.25f, 0.4f};
     vx_collider shape = vx_collider_box(half);
     vx_rigidbody rb = vx_rigidbody_dynamic(2.0f);
@@ -51,13 +51,13 @@ Test(physics_bodies, free_asymmetric_body_is_semi_implicit_euler_and_torque_free
     VX_ASSERT_NEAR(vx_vec3_length(vx_angular_momentum(t->rotation, b->angular_velocity, inertia)), l0, 1e-4 * l0);
     VX_ASSERT_NEAR(vx_rotational_energy(t->rotation, b->angular_velocity, inertia), e0, 1e-4 * e0);
     vx_test_stepper_free(&s);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 /* Box2D-style damping: v = (v + g h) / (1 + h c), w / (1 + h c_w). */
 Test(physics_bodies, damping_divides_by_one_plus_h_c)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_collider shape = vx_collider_sphere(0.5f);
     vx_rigidbody rb = vx_rigidbody_dynamic(1.0f);
     rb.velocity = vx_vec3_make(4.0f, 0.0f, 0.0f);
@@ -78,14 +78,14 @@ Test(physics_bodies, damping_divides_by_one_plus_h_c)
         VX_ASSERT_NEAR(vx_test_body(w, e)->angular_velocity.z, wz, 1e-5 * wz);
     }
     vx_test_stepper_free(&s);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 /* A rotation-locked box landing half over the edge of a static box is pushed
  * off-centre, yet never turns: its orientation stays the identity and w 0. */
 Test(physics_bodies, locked_rotation_never_turns)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_collider table_shape = vx_collider_box(vx_vec3_make(1.0f, 0.5f, 1.0f));
     vx_rigidbody table = vx_rigidbody_static();
     vx_entity t = vx_test_spawn_body(w, vx_vec3_zero(), &table_shape, &table);
@@ -106,14 +106,14 @@ Test(physics_bodies, locked_rotation_never_turns)
     /* It rests on the table's corner region like a particle would. */
     VX_ASSERT_NEAR(vx_test_transform(w, e)->position.y, 1.0, 0.011);
     vx_test_stepper_free(&s);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 /* A static body (even one given a velocity) and a collider without a rigid
  * body never move, however hard they are hit; the hit body rests on them. */
 Test(physics_bodies, static_bodies_and_bare_colliders_never_move)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_collider slab = vx_collider_box(vx_vec3_make(2.0f, 0.5f, 2.0f));
     vx_rigidbody st = vx_rigidbody_static();
     st.velocity = vx_vec3_make(1.0f, 0.0f, 0.0f); /* ignored: static */
@@ -149,7 +149,7 @@ Test(physics_bodies, static_bodies_and_bare_colliders_never_move)
     }
     VX_ASSERT_NEAR(vx_test_transform(w, ha)->position.y, vx_test_transform(w, hb)->position.y, 1e-5);
     vx_test_stepper_free(&s);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 /* A kinematic box moves at its own velocity and angular velocity (no
@@ -157,7 +157,7 @@ Test(physics_bodies, static_bodies_and_bare_colliders_never_move)
  * is not changed by the contact. */
 Test(physics_bodies, kinematic_moves_on_its_own_and_pushes)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_collider pusher_shape = vx_collider_box(vx_vec3_make(0.5f, 0.5f, 0.5f));
     vx_rigidbody k = vx_rigidbody_kinematic();
     k.velocity = vx_vec3_make(2.0f, 0.0f, 0.0f);
@@ -189,7 +189,7 @@ Test(physics_bodies, kinematic_moves_on_its_own_and_pushes)
     cr_assert_geq(vx_test_body(w, e)->velocity.x, 2.0f - 1e-4f);
     cr_assert_gt(vx_test_transform(w, e)->position.x, x.x + 0.5f);
     vx_test_stepper_free(&s);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 /* A ball falling through a static sensor box: reported while they overlap,
@@ -197,7 +197,7 @@ Test(physics_bodies, kinematic_moves_on_its_own_and_pushes)
  * free fall bit for bit). */
 Test(physics_bodies, sensor_reports_overlap_and_never_pushes)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_collider zone = vx_collider_box(vx_vec3_make(1.0f, 1.0f, 1.0f));
     zone.sensor = true;
     vx_entity sensor = vx_test_spawn_body(w, vx_vec3_zero(), &zone, NULL);
@@ -230,7 +230,7 @@ Test(physics_bodies, sensor_reports_overlap_and_never_pushes)
     cr_assert_gt(overlapping, 3);
     cr_assert_eq(reported, overlapping);
     vx_test_stepper_free(&s);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 /* The pose transforms on 4-float registers (body_set.h) are the bits of
@@ -263,14 +263,14 @@ Test(physics_bodies, register_pose_transforms_are_the_bits_of_the_vec3_formulas)
 }
 
 /* The step finds the world's bodies again after every change of what
- * exists (vx_world_layout), and only reads them through the pointers it has
+ * exists (vx_registry_layout), and only reads them through the pointers it has
  * otherwise: a body spawned between steps falls from the next step on (also
  * when the spawns move the component arrays), one that loses its rigid body
  * stops, a despawned one is gone from the contacts, and a scratch moved to
  * another world simulates that world's bodies. */
 Test(physics_bodies, bodies_added_and_removed_between_steps_are_found)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_collider floor_shape = vx_collider_box(vx_vec3_make(50.0f, 0.5f, 50.0f));
     vx_entity floor = vx_test_spawn_body(w, vx_vec3_make(0.0f, -0.5f, 0.0f), &floor_shape, NULL);
     vx_collider ball = vx_collider_sphere(0.25f);
@@ -297,7 +297,7 @@ Test(physics_bodies, bodies_added_and_removed_between_steps_are_found)
 
     /* the first body loses its rigid body: a bare collider, it stays put */
     for (int k = 0; k < 60; k++) vx_test_step(w, &s);
-    cr_assert(vx_world_remove(w, first, VX_COMPONENT_RIGIDBODY));
+    cr_assert(vx_registry_remove(w, first, VX_COMPONENT_RIGIDBODY));
     vx_transform frozen = *vx_test_transform(w, first);
     for (int k = 0; k < 5; k++) vx_test_step(w, &s);
     cr_assert(memcmp(vx_test_transform(w, first), &frozen, sizeof frozen) == 0, "a bare collider moved");
@@ -305,21 +305,21 @@ Test(physics_bodies, bodies_added_and_removed_between_steps_are_found)
     /* the added bodies land on the floor; despawned, they leave no contact */
     for (int k = 0; k < 120; k++) vx_test_step(w, &s);
     cr_assert_gt(vx_test_pair_impulse(&s, floor, added[0], NULL), 0.0f, "the ball does not rest on the floor");
-    for (int i = 0; i < 200; i++) cr_assert(vx_world_despawn(w, added[i]));
+    for (int i = 0; i < 200; i++) cr_assert(vx_registry_despawn(w, added[i]));
     vx_test_step(w, &s);
     for (size_t i = 0; i < s.report.count; i++)
         for (int j = 0; j < 200; j++)
             cr_assert(!vx_entity_equal(s.report.items[i].entity_a, added[j]) &&
                           !vx_entity_equal(s.report.items[i].entity_b, added[j]),
                       "a despawned body is still in contact");
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 
     /* the same scratch on a new world */
-    vx_world *w2 = vx_test_physics_world();
+    vx_registry *w2 = vx_test_physics_world();
     vx_entity other = vx_test_spawn_body(w2, vx_vec3_make(3.0f, 2.0f, 1.0f), &ball, &rb);
     vx_test_step(w2, &s);
     VX_ASSERT_NEAR(vx_test_transform(w2, other)->position.y,
                    2.0f + s.cfg.gravity.y * s.cfg.fixed_dt * s.cfg.fixed_dt, 1e-6);
     vx_test_stepper_free(&s);
-    vx_world_destroy(w2);
+    vx_registry_destroy(w2);
 }

@@ -280,7 +280,7 @@ Test(broadphase_threads, bvh_pairs_equal_one_thread_and_brute_force) { check_raw
 
 /* A random body in a 10 m box: sphere, box or capsule, turned, moving;
  * every 10th static, every 25th kinematic, every 30th a sensor. */
-static vx_entity spawn_body(vx_world *w, vx_test_rng *rng, int n)
+static vx_entity spawn_body(vx_registry *w, vx_test_rng *rng, int n)
 {
     vx_collider c;
     uint32_t kind = vx_test_rng_next(rng) % 3u;
@@ -307,10 +307,10 @@ static vx_entity spawn_body(vx_world *w, vx_test_rng *rng, int n)
 
 /* Moves every non-static body by hand (no solver: only the boxes matter):
  * a step of its velocity, now and then a new velocity or a jump. */
-static void move_bodies(vx_world *w, const vx_entity *ids, size_t n, vx_test_rng *rng)
+static void move_bodies(vx_registry *w, const vx_entity *ids, size_t n, vx_test_rng *rng)
 {
     for (size_t i = 0; i < n; i++) {
-        vx_rigidbody *rb = vx_world_get(w, ids[i], VX_COMPONENT_RIGIDBODY);
+        vx_rigidbody *rb = vx_registry_get(w, ids[i], VX_COMPONENT_RIGIDBODY);
         if (!rb || rb->type == VX_BODY_STATIC) continue;
         vx_transform *t = vx_test_transform(w, ids[i]);
         uint32_t roll = vx_test_rng_next(rng) % 60u;
@@ -345,7 +345,7 @@ static void check_body_kind(vx_broadphase_kind kind)
 {
     vx_thread_pool *runs[RUNS];
     make_pools(runs);
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_test_rng rng = {0xb0d1e5u + (uint32_t)kind};
     vx_entity ids[MAX_ENTITIES];
     size_t n = 0;
@@ -368,11 +368,11 @@ static void check_body_kind(vx_broadphase_kind kind)
         if (frame > 0) move_bodies(w, ids, n, &rng);
         if (frame % 9 == 4) {
             size_t k = 4u + vx_test_rng_next(&rng) % (n - 4u); /* not ids[3] (below) */
-            cr_assert(vx_world_despawn(w, ids[k]));
+            cr_assert(vx_registry_despawn(w, ids[k]));
             ids[k] = spawn_body(w, &rng, (int)k);
         }
         if (frame % 13 == 6 && n < MAX_ENTITIES) ids[n] = spawn_body(w, &rng, (int)n), n++;
-        if (frame == 20) cr_assert(vx_world_remove(w, ids[3], VX_COMPONENT_COLLIDER));
+        if (frame == 20) cr_assert(vx_registry_remove(w, ids[3], VX_COMPONENT_COLLIDER));
         if (frame % 11 == 10) vx_test_transform(w, ids[10])->position.y += 0.3f; /* slot 10: static */
         cr_assert_eq(vx_body_set_gather(&bodies, w, vx_vec3_make(0.0f, -9.81f, 0.0f), NULL), VX_OK);
         /* a tenth of the bodies asleep for a while: their boxes stay */
@@ -418,7 +418,7 @@ static void check_body_kind(vx_broadphase_kind kind)
     free(last_box);
     free(box_seen);
     vx_body_set_free(&bodies);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
     free_pools(runs);
 }
 

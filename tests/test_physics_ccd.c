@@ -1,4 +1,4 @@
-/* Continuous collision (issue 4, section 5), through vx_physics_step at
+/* Continuous collision (issue 4, section 5), through vx_step at
  * default settings (60 Hz, 1 substep, 10 iterations):
  *   - fast bodies stop at static geometry instead of passing through it:
  *     a 0.1 m sphere at 200 m/s against a 5 cm wall, a 0.2 m box at 50 m/s
@@ -58,7 +58,7 @@ Test(ccd, sphere_at_200_mps_stops_at_a_5_cm_wall)
 {
     const float r = 0.1f, half_thickness = 0.025f;
     for (int phase = 0; phase < 8; phase++) {
-        vx_world *w = vx_test_physics_world();
+        vx_registry *w = vx_test_physics_world();
         vx_collider wall_shape = vx_collider_box(vx_vec3_make(half_thickness, 2.0f, 2.0f));
         vx_rigidbody wall_rb = static_body();
         vx_test_spawn_body(w, vx_vec3_make(0.0f, 0.0f, 0.0f), &wall_shape, &wall_rb);
@@ -79,7 +79,7 @@ Test(ccd, sphere_at_200_mps_stops_at_a_5_cm_wall)
         VX_ASSERT_NEAR(vx_test_transform(w, e)->position.x, near_face, 1e-3);
         VX_ASSERT_VEC3_NEAR(vx_test_body(w, e)->velocity, 0.0f, 0.0f, 0.0f, 1e-3);
         vx_test_stepper_free(&s);
-        vx_world_destroy(w);
+        vx_registry_destroy(w);
     }
 }
 
@@ -93,7 +93,7 @@ Test(ccd, sphere_at_200_mps_hitting_a_wall_obliquely_stays_on_the_near_side)
     const float angles_deg[] = {15.0f, 30.0f, 45.0f, 60.0f, 75.0f};
     for (size_t i = 0; i < sizeof angles_deg / sizeof angles_deg[0]; i++) {
         float a = angles_deg[i] * 3.14159265f / 180.0f; /* from the wall's normal */
-        vx_world *w = vx_test_physics_world();
+        vx_registry *w = vx_test_physics_world();
         vx_collider wall_shape = vx_collider_box(vx_vec3_make(half_thickness, 20.0f, 20.0f));
         vx_rigidbody wall_rb = static_body();
         vx_test_spawn_body(w, vx_vec3_zero(), &wall_shape, &wall_rb);
@@ -114,7 +114,7 @@ Test(ccd, sphere_at_200_mps_hitting_a_wall_obliquely_stays_on_the_near_side)
         VX_ASSERT_NEAR(vx_test_body(w, e)->velocity.x, 0.0, 1e-3);
         VX_ASSERT_NEAR(vx_test_body(w, e)->velocity.y, 200.0 * sin((double)a), 1e-3 * 200.0);
         vx_test_stepper_free(&s);
-        vx_world_destroy(w);
+        vx_registry_destroy(w);
     }
 }
 
@@ -129,7 +129,7 @@ static void box_against_plate(vx_quat rotation, vx_vec3 spin, float y_offset, fl
 {
     const vx_vec3 half = vx_vec3_make(0.1f, 0.1f, 0.1f);
     const float plate_half = 0.005f;
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_collider plate_shape = vx_collider_box(vx_vec3_make(plate_half, 1.5f, 1.5f));
     vx_rigidbody plate_rb = static_body();
     vx_test_spawn_body(w, vx_vec3_zero(), &plate_shape, &plate_rb);
@@ -140,7 +140,7 @@ static void box_against_plate(vx_quat rotation, vx_vec3 spin, float y_offset, fl
     vx_entity e = vx_test_spawn_rotated(w, vx_vec3_make(-4.0f, y_offset, 0.1f), rotation, &shape, &rb);
     vx_test_stepper s;
     vx_test_stepper_init(&s);
-    vx_physics_config defaults = vx_physics_config_default();
+    vx_world_def defaults = vx_world_def_default();
     float deepest = 0.0f;
     for (int k = 1; k <= 40; k++) {
         vx_test_step(w, &s);
@@ -158,7 +158,7 @@ static void box_against_plate(vx_quat rotation, vx_vec3 spin, float y_offset, fl
     cr_assert_leq(vx_test_body(w, e)->velocity.x, 1e-3f, "%s: still moving towards the plate at %g m/s", what,
                   (double)vx_test_body(w, e)->velocity.x);
     vx_test_stepper_free(&s);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 Test(ccd, box_at_50_mps_stays_in_front_of_a_thin_plate)
@@ -264,7 +264,7 @@ static double flyby_deviation(const flyby *f, int *first_step, double *dw_out)
     float back = travel * ((float)FLYBY_STEPS * 0.5f + f->phase);
     vx_vec3 start = vx_vec3_sub(closest, vx_vec3_scale(d, back));
 
-    vx_world *worlds[2];
+    vx_registry *worlds[2];
     vx_entity bodies[2];
     vx_test_stepper steppers[2];
     for (int i = 0; i < 2; i++) {
@@ -303,7 +303,7 @@ static double flyby_deviation(const flyby *f, int *first_step, double *dw_out)
     }
     for (int i = 0; i < 2; i++) {
         vx_test_stepper_free(&steppers[i]);
-        vx_world_destroy(worlds[i]);
+        vx_registry_destroy(worlds[i]);
     }
     *dw_out = worst_w;
     return worst;
@@ -426,7 +426,7 @@ Test(ccd, sphere_rolling_fast_past_a_box_on_the_floor_is_not_touched_by_it)
     const float angles[] = {0.0f, 0.05f, -0.05f}; /* along the box side, then slanting past its ends */
     for (size_t gi = 0; gi < 2; gi++) {
         for (size_t ai = 0; ai < 3; ai++) {
-            vx_world *worlds[2];
+            vx_registry *worlds[2];
             vx_entity ball[2];
             vx_test_stepper s[2];
             for (int i = 0; i < 2; i++) {
@@ -470,7 +470,7 @@ Test(ccd, sphere_rolling_fast_past_a_box_on_the_floor_is_not_touched_by_it)
             }
             for (int i = 0; i < 2; i++) {
                 vx_test_stepper_free(&s[i]);
-                vx_world_destroy(worlds[i]);
+                vx_registry_destroy(worlds[i]);
             }
         }
     }
@@ -489,7 +489,7 @@ static float distance_to_box(vx_vec3 p, const vx_transform *t, vx_vec3 half)
 
 
 typedef struct {
-    vx_world *w;
+    vx_registry *w;
     vx_entity a, b;
     vx_test_stepper s;
 } sphere_pair;
@@ -514,7 +514,7 @@ static void sphere_pair_init(sphere_pair *p, float speed, float gap, bool bullet
 static void sphere_pair_free(sphere_pair *p)
 {
     vx_test_stepper_free(&p->s);
-    vx_world_destroy(p->w);
+    vx_registry_destroy(p->w);
 }
 
 /* 150 m/s each (5 m per step closing, 25 diameters): with one bullet they
@@ -591,7 +591,7 @@ Test(ccd, ordinary_speed_spheres_without_bullet_collide_at_the_surface)
 Test(ccd, bullet_sphere_pushes_a_thin_dynamic_plate_instead_of_passing_it)
 {
     const vx_vec3 half = vx_vec3_make(0.005f, 1.0f, 1.0f);
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_collider plate_shape = vx_collider_box(half);
     vx_rigidbody plate_rb = free_body(10.0f, 0.0f);
     plate_rb.friction = 0.0f;
@@ -614,7 +614,7 @@ Test(ccd, bullet_sphere_pushes_a_thin_dynamic_plate_instead_of_passing_it)
     VX_ASSERT_NEAR(vx_test_body(w, e)->velocity.x, 200.0 / 11.0, 0.01 * 200.0 / 11.0);
     VX_ASSERT_NEAR(vx_test_body(w, plate)->velocity.x, 200.0 / 11.0, 0.01 * 200.0 / 11.0);
     vx_test_stepper_free(&s);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 /* ---- corners, kinematic bodies ---- */
@@ -632,7 +632,7 @@ Test(ccd, fast_sphere_hitting_a_static_box_corner_on_stays_outside)
     vx_vec3 diagonal = vx_vec3_normalize(vx_quat_rotate(box_pose.rotation, half));
     vx_test_rng rng = {0x9e3779b9u};
     for (int i = 0; i < 12; i++) {
-        vx_world *w = vx_test_physics_world();
+        vx_registry *w = vx_test_physics_world();
         vx_collider shape = vx_collider_box(half);
         vx_rigidbody srb = static_body();
         vx_test_spawn_rotated(w, box_pose.position, box_pose.rotation, &shape, &srb);
@@ -656,7 +656,7 @@ Test(ccd, fast_sphere_hitting_a_static_box_corner_on_stays_outside)
             cr_assert_geq(d, r - 1e-3f, "shot %d, step %d: the centre is %g from the box", i, k, (double)d);
         }
         vx_test_stepper_free(&s);
-        vx_world_destroy(w);
+        vx_registry_destroy(w);
     }
 }
 
@@ -668,10 +668,10 @@ Test(ccd, tumbling_box_hitting_a_static_box_corner_on_stays_outside)
     vx_transform box_pose = vx_transform_from_position(vx_vec3_make(0.0f, 1.0f, 0.0f));
     vx_vec3 corner = vx_vec3_add(box_pose.position, half);
     vx_vec3 diagonal = vx_vec3_normalize(half);
-    vx_physics_config defaults = vx_physics_config_default();
+    vx_world_def defaults = vx_world_def_default();
     vx_test_rng rng = {0x1234567u};
     for (int i = 0; i < 12; i++) {
-        vx_world *w = vx_test_physics_world();
+        vx_registry *w = vx_test_physics_world();
         vx_collider shape = vx_collider_box(half);
         vx_rigidbody srb = static_body();
         vx_test_spawn_body(w, box_pose.position, &shape, &srb);
@@ -703,7 +703,7 @@ Test(ccd, tumbling_box_hitting_a_static_box_corner_on_stays_outside)
             }
         }
         vx_test_stepper_free(&s);
-        vx_world_destroy(w);
+        vx_registry_destroy(w);
     }
 }
 
@@ -712,7 +712,7 @@ Test(ccd, tumbling_box_hitting_a_static_box_corner_on_stays_outside)
  * passed through; it ends ahead of the paddle at least as fast. */
 Test(ccd, fast_kinematic_paddle_hits_the_ball_in_its_way)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_collider paddle_shape = vx_collider_box(vx_vec3_make(0.02f, 0.5f, 0.5f));
     vx_rigidbody paddle_rb = vx_rigidbody_kinematic();
     paddle_rb.velocity = vx_vec3_make(100.0f, 0.0f, 0.0f);
@@ -729,7 +729,7 @@ Test(ccd, fast_kinematic_paddle_hits_the_ball_in_its_way)
     }
     cr_assert_geq(vx_test_body(w, e)->velocity.x, 100.0f - 1e-2f);
     vx_test_stepper_free(&s);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 /* ---- determinism ---- */
@@ -738,7 +738,7 @@ Test(ccd, fast_kinematic_paddle_hits_the_ball_in_its_way)
  * a falling pile) run twice gives the same bytes. */
 static void run_fast_scene(vx_transform *poses, vx_rigidbody *bodies, size_t n)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_collider floor_shape = vx_collider_box(vx_vec3_make(20.0f, 1.0f, 20.0f));
     vx_test_spawn_body(w, vx_vec3_make(0.0f, -1.0f, 0.0f), &floor_shape, NULL);
     vx_collider plate = vx_collider_box(vx_vec3_make(0.005f, 1.0f, 1.0f));
@@ -768,7 +768,7 @@ static void run_fast_scene(vx_transform *poses, vx_rigidbody *bodies, size_t n)
         bodies[i] = *vx_test_body(w, e[i]);
     }
     vx_test_stepper_free(&s);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 Test(ccd, fast_scene_is_deterministic)

@@ -1,4 +1,4 @@
-/* Contacts through vx_physics_step (issue 3) against closed-form mechanics:
+/* Contacts through vx_step (issue 3) against closed-form mechanics:
  * Coulomb friction, skidding into rolling, resting impulses and the report,
  * warm starting, speculative contacts (no tunnelling, bounces from the
  * surface), and capsules toppling without sinking. The validation scenes
@@ -15,7 +15,7 @@
 #define G 9.81 /* the default gravity's magnitude */
 
 /* A static floor box with its top face at y = 0. */
-static vx_entity spawn_floor(vx_world *w, float friction, float restitution)
+static vx_entity spawn_floor(vx_registry *w, float friction, float restitution)
 {
     vx_collider shape = vx_collider_box(vx_vec3_make(50.0f, 1.0f, 50.0f));
     vx_rigidbody rb = vx_rigidbody_static();
@@ -36,7 +36,7 @@ static vx_rigidbody body(float mass, float friction, float restitution)
  * v0^2 / (2 mu g), without tipping. */
 Test(physics_contacts, sliding_box_stops_after_v_squared_over_two_mu_g)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     spawn_floor(w, 0.5f, 0.0f);
     vx_collider cube = vx_collider_box(vx_vec3_make(0.5f, 0.5f, 0.5f));
     vx_rigidbody rb = body(2.0f, 0.5f, 0.0f);
@@ -60,14 +60,14 @@ Test(physics_contacts, sliding_box_stops_after_v_squared_over_two_mu_g)
     VX_ASSERT_NEAR(vx_test_transform(w, e)->position.y, 0.5, 0.011);
     cr_assert_lt(vx_vec3_length(vx_test_body(w, e)->velocity), 1e-3f);
     vx_test_stepper_free(&s);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 /* A solid sphere thrown along the floor without spin skids, friction slows
  * it and spins it up, and it rolls on at 5/7 of the throw, with w r = v. */
 Test(physics_contacts, skidding_sphere_rolls_on_at_five_sevenths)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     spawn_floor(w, 0.4f, 0.0f);
     const float r = 0.5f;
     vx_collider ball = vx_collider_sphere(r);
@@ -84,7 +84,7 @@ Test(physics_contacts, skidding_sphere_rolls_on_at_five_sevenths)
     VX_ASSERT_NEAR(b->velocity.y, 0.0, 1e-3);
     VX_ASSERT_NEAR(vx_test_transform(w, e)->position.y, r, 0.011);
     vx_test_stepper_free(&s);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 /* A box at rest on the floor: four points a step, in feature order, within
@@ -92,7 +92,7 @@ Test(physics_contacts, skidding_sphere_rolls_on_at_five_sevenths)
  * shows the end of the step: point_a - point_b = normal * depth. */
 Test(physics_contacts, resting_box_report_carries_its_weight)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_entity floor = spawn_floor(w, 0.5f, 0.0f);
     vx_collider cube = vx_collider_box(vx_vec3_make(0.4f, 0.3f, 0.6f));
     vx_rigidbody rb = body(3.0f, 0.5f, 0.0f);
@@ -121,14 +121,14 @@ Test(physics_contacts, resting_box_report_carries_its_weight)
     }
     VX_ASSERT_VEC3_NEAR(vx_test_transform(w, e)->position, 1.0f, 0.3f, -2.0f, 1e-4);
     vx_test_stepper_free(&s);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 /* The top of a stack of `n` boxes after `steps` steps, its start height minus
  * where it ends. */
 static float stack_sink(int n, bool warm_starting, int steps)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     spawn_floor(w, 0.5f, 0.0f);
     vx_collider cube = vx_collider_box(vx_vec3_make(0.5f, 0.5f, 0.5f));
     vx_rigidbody rb = body(1.0f, 0.5f, 0.0f);
@@ -140,7 +140,7 @@ static float stack_sink(int n, bool warm_starting, int steps)
     for (int k = 0; k < steps; k++) vx_test_step(w, &s);
     float sink = (0.5f + (float)(n - 1)) - vx_test_transform(w, top)->position.y;
     vx_test_stepper_free(&s);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
     return sink;
 }
 
@@ -159,7 +159,7 @@ Test(physics_contacts, warm_starting_holds_a_stack)
  * of a 10 cm wall instead of passing through it. */
 Test(physics_contacts, fast_ball_stops_at_a_thin_wall)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_collider wall_shape = vx_collider_box(vx_vec3_make(0.05f, 2.0f, 2.0f));
     vx_entity wall = vx_test_spawn_body(w, vx_vec3_make(0.0f, 0.0f, 0.0f), &wall_shape, NULL);
     vx_collider ball_shape = vx_collider_sphere(0.1f);
@@ -180,7 +180,7 @@ Test(physics_contacts, fast_ball_stops_at_a_thin_wall)
     VX_ASSERT_NEAR(vx_test_transform(w, e)->position.x, -0.15, 1e-4);
     VX_ASSERT_VEC3_NEAR(vx_test_body(w, e)->velocity, 0.0f, 0.0f, 0.0f, 1e-4);
     vx_test_stepper_free(&s);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 /* e = 1 on both sides: the ball keeps bouncing back to its drop height. A
@@ -191,7 +191,7 @@ Test(physics_contacts, fast_ball_stops_at_a_thin_wall)
  * each apex a little either way without a trend. */
 Test(physics_contacts, elastic_ball_keeps_its_height)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     spawn_floor(w, 0.0f, 1.0f);
     vx_collider ball = vx_collider_sphere(0.5f);
     vx_rigidbody rb = body(1.0f, 0.0f, 1.0f);
@@ -213,14 +213,14 @@ Test(physics_contacts, elastic_ball_keeps_its_height)
     cr_assert_geq(apexes, 5);
     cr_assert_geq(lowest, 0.5f - 1e-3f);
     vx_test_stepper_free(&s);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 /* A capsule standing on one end, tipped by 10 degrees, falls over: its far
  * end swings down fast, and must not sink into the floor on landing. */
 Test(physics_contacts, toppling_capsule_lands_on_the_surface)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     spawn_floor(w, 0.5f, 0.0f);
     const float radius = 0.05f, half_height = 1.0f; /* the far end lands at about 4 m/s */
     vx_collider shape = vx_collider_capsule(radius, half_height);
@@ -247,14 +247,14 @@ Test(physics_contacts, toppling_capsule_lands_on_the_surface)
      * it sank 4 cm in one step */
     cr_assert_gt(lowest, -0.005f, "the capsule sank %g m into the floor", (double)-lowest);
     vx_test_stepper_free(&s);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 /* A kinematic body sweeping through a static one: nothing can respond, so
  * the overlap is reported with impulse 0 and everything stays finite. */
 Test(physics_contacts, kinematic_through_static_is_reported_not_solved)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_collider slab = vx_collider_box(vx_vec3_make(1.0f, 1.0f, 1.0f));
     vx_entity wall = vx_test_spawn_body(w, vx_vec3_zero(), &slab, NULL);
     vx_rigidbody k = vx_rigidbody_kinematic();
@@ -278,5 +278,5 @@ Test(physics_contacts, kinematic_through_static_is_reported_not_solved)
     cr_assert_gt(overlaps, 10);
     VX_ASSERT_NEAR(vx_test_transform(w, e)->position.x, -3.0 + 3.0 * 2.0, 1e-4);
     vx_test_stepper_free(&s);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }

@@ -1,4 +1,4 @@
-/* Determinism of vx_physics_step (issue 3): a mixed pile of boxes, spheres
+/* Determinism of vx_step (issue 3): a mixed pile of boxes, spheres
  * and capsules, with a ramp, a kinematic paddle and a sensor, stepped in two
  * worlds that hold the same entities but whose components were added in
  * opposite orders (so every ECS query walks them differently): the bodies
@@ -79,20 +79,20 @@ static void define_scene(entity_def defs[BODIES])
 
 /* All entities are spawned first (the same indices in both worlds), then
  * the components are added, first entity first or last entity first. */
-static vx_world *build(const entity_def defs[BODIES], bool reverse, vx_entity out[BODIES])
+static vx_registry *build(const entity_def defs[BODIES], bool reverse, vx_entity out[BODIES])
 {
-    vx_world *w = vx_test_physics_world();
-    for (int i = 0; i < BODIES; i++) cr_assert_eq(vx_world_spawn(w, &out[i]), VX_OK);
+    vx_registry *w = vx_test_physics_world();
+    for (int i = 0; i < BODIES; i++) cr_assert_eq(vx_registry_spawn(w, &out[i]), VX_OK);
     for (int n = 0; n < BODIES; n++) {
         int i = reverse ? BODIES - 1 - n : n;
         const entity_def *d = &defs[i];
-        cr_assert_eq(vx_world_add(w, out[i], VX_COMPONENT_TRANSFORM, &d->transform), VX_OK);
+        cr_assert_eq(vx_registry_add(w, out[i], VX_COMPONENT_TRANSFORM, &d->transform), VX_OK);
     }
     for (int n = 0; n < BODIES; n++) {
         int i = reverse ? BODIES - 1 - n : n;
         const entity_def *d = &defs[i];
-        if (d->has_body) cr_assert_eq(vx_world_add(w, out[i], VX_COMPONENT_RIGIDBODY, &d->body), VX_OK);
-        if (d->has_collider) cr_assert_eq(vx_world_add(w, out[i], VX_COMPONENT_COLLIDER, &d->collider), VX_OK);
+        if (d->has_body) cr_assert_eq(vx_registry_add(w, out[i], VX_COMPONENT_RIGIDBODY, &d->body), VX_OK);
+        if (d->has_collider) cr_assert_eq(vx_registry_add(w, out[i], VX_COMPONENT_COLLIDER, &d->collider), VX_OK);
     }
     return w;
 }
@@ -102,8 +102,8 @@ Test(physics_determinism, component_order_does_not_change_a_single_bit)
     entity_def defs[BODIES];
     define_scene(defs);
     vx_entity ea[BODIES], eb[BODIES];
-    vx_world *wa = build(defs, false, ea);
-    vx_world *wb = build(defs, true, eb);
+    vx_registry *wa = build(defs, false, ea);
+    vx_registry *wb = build(defs, true, eb);
     vx_test_stepper sa, sb;
     vx_test_stepper_init(&sa);
     vx_test_stepper_init(&sb);
@@ -133,8 +133,8 @@ Test(physics_determinism, component_order_does_not_change_a_single_bit)
     cr_assert_gt(sensor_contacts, 0);
     vx_test_stepper_free(&sa);
     vx_test_stepper_free(&sb);
-    vx_world_destroy(wa);
-    vx_world_destroy(wb);
+    vx_registry_destroy(wa);
+    vx_registry_destroy(wb);
 }
 
 /* The same world stepped with a fresh scratch after a first run gives the
@@ -146,7 +146,7 @@ Test(physics_determinism, a_second_run_repeats_the_first)
     vx_entity e1[BODIES], e2[BODIES];
     vx_transform first[BODIES];
     for (int run = 0; run < 2; run++) {
-        vx_world *w = build(defs, false, run == 0 ? e1 : e2);
+        vx_registry *w = build(defs, false, run == 0 ? e1 : e2);
         vx_test_stepper s;
         vx_test_stepper_init(&s);
         for (int k = 0; k < 150; k++) vx_test_step(w, &s);
@@ -158,6 +158,6 @@ Test(physics_determinism, a_second_run_repeats_the_first)
                 cr_assert(memcmp(&first[i], t, sizeof *t) == 0, "entity %d differs between runs", i);
         }
         vx_test_stepper_free(&s);
-        vx_world_destroy(w);
+        vx_registry_destroy(w);
     }
 }

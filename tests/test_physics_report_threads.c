@@ -47,7 +47,7 @@ static const int thread_counts[RUNS] = {1, 2, 3, 5};
 
 /* A static floor (top face at y = 0) and four walls around a square of
  * half width inner. */
-static void add_bin(vx_world *w, float inner)
+static void add_bin(vx_registry *w, float inner)
 {
     vx_rigidbody fixed = vx_rigidbody_static();
     vx_collider ground = vx_collider_box(vx_vec3_make(inner + 2.0f, 0.5f, inner + 2.0f));
@@ -64,13 +64,13 @@ static void add_bin(vx_world *w, float inner)
  * (alternating), 1 cm apart vertically and a little jittered sideways, so
  * that the pile is in contact from the first steps; and a sensor sphere in
  * the middle (reported, never solved or cached). */
-static vx_world *make_pile(void)
+static vx_registry *make_pile(void)
 {
     const int layers = 2;
     const int per_side = 7;
     const float pitch = 0.42f;
     const float inner = 0.5f * pitch * (float)per_side;
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     add_bin(w, inner);
     vx_test_rng rng = {0x51ab5u};
     vx_collider box = vx_collider_box(vx_vec3_make(0.2f, 0.2f, 0.2f));
@@ -104,7 +104,7 @@ static vx_world *make_pile(void)
  * report the same bytes. Returns the most manifolds a step had. */
 static size_t compare_step_reports(vx_solver_order order, int substeps, int steps)
 {
-    vx_world *w[RUNS];
+    vx_registry *w[RUNS];
     vx_test_stepper st[RUNS];
     for (int r = 0; r < RUNS; r++) {
         w[r] = make_pile();
@@ -117,10 +117,10 @@ static size_t compare_step_reports(vx_solver_order order, int substeps, int step
     for (int k = 1; k <= steps; k++) {
         for (int r = 0; r < RUNS; r++) {
             vx_test_step(w[r], &st[r]);
-            cr_assert_eq(vx_physics_step_counts(&st[r].scratch).threads, thread_counts[r]);
+            cr_assert_eq(vx_step_counts_last(&st[r].state).threads, thread_counts[r]);
         }
         /* detection runs once per step, whatever the substeps */
-        size_t manifolds = vx_physics_step_counts(&st[0].scratch).manifolds;
+        size_t manifolds = vx_step_counts_last(&st[0].state).manifolds;
         if (manifolds > most_manifolds) most_manifolds = manifolds;
         const vx_contact_list *ref = &st[0].report;
         for (int r = 1; r < RUNS; r++) {
@@ -134,7 +134,7 @@ static size_t compare_step_reports(vx_solver_order order, int substeps, int step
     cr_assert_gt(st[0].report.count, 0u);
     for (int r = 0; r < RUNS; r++) {
         vx_test_stepper_free(&st[r]);
-        vx_world_destroy(w[r]);
+        vx_registry_destroy(w[r]);
     }
     return most_manifolds;
 }
@@ -199,7 +199,7 @@ static void all_pairs(const vx_body_set *b, float speculative, float h, vx_broad
 /* One substep of the step's stages on the calling thread, up to the
  * position passes (what store and report see in a step). */
 static void solve_substep(vx_body_set *bodies, vx_narrow_phase *d, vx_contact_solver *s,
-                          const vx_contact_cache *cache, const vx_physics_config *cfg)
+                          const vx_contact_cache *cache, const vx_world_def *cfg)
 {
     float h = cfg->fixed_dt;
     vx_broadphase_pair_list pairs;
@@ -255,7 +255,7 @@ static void spoil_cache(vx_contact_cache *cache, size_t room)
  * of its stages run by hand, whose impulses are stored as the cache (warm):
  * what the tests below take further by hand. */
 typedef struct {
-    vx_world *w;
+    vx_registry *w;
     vx_test_stepper st;
     vx_body_set bodies;
     vx_narrow_phase d;
@@ -284,7 +284,7 @@ static void hand_run_close(hand_run *h)
     vx_narrow_phase_free(&h->d);
     vx_body_set_free(&h->bodies);
     vx_test_stepper_free(&h->st);
-    vx_world_destroy(h->w);
+    vx_registry_destroy(h->w);
 }
 
 Test(physics_report_threads, cache_and_report_are_identical_for_every_split)
@@ -380,7 +380,7 @@ Test(physics_report_threads, prepare_writes_every_byte_of_its_rows)
 {
     hand_run h; /* the stored impulses warm start the rows */
     hand_run_open(&h);
-    const vx_physics_config *cfg = &h.st.cfg;
+    const vx_world_def *cfg = &h.st.cfg;
     vx_contact_solver *s = &h.s;
     cr_assert_eq(vx_contact_solver_prepare(s, &h.d, &h.bodies, &h.warm, cfg, cfg->fixed_dt), VX_OK);
     size_t points = s->point_count;
@@ -402,9 +402,9 @@ Test(physics_report_threads, prepare_writes_every_byte_of_its_rows)
 /* A 4 x 1 x 4 static slab with its top face at y = 0 (spawned first: entity
  * a of its pairs) and a unit cube of 1 kg, unturned, with its bottom face at
  * y = -overlap (a negative overlap: above the slab). */
-static vx_world *box_on_slab(float overlap, vx_entity *slab, vx_entity *cube)
+static vx_registry *box_on_slab(float overlap, vx_entity *slab, vx_entity *cube)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_collider slab_shape = vx_collider_box(vx_vec3_make(2.0f, 0.5f, 2.0f));
     vx_rigidbody fixed = vx_rigidbody_static();
     *slab = vx_test_spawn_body(w, vx_vec3_make(0.0f, -0.5f, 0.0f), &slab_shape, &fixed);
@@ -421,7 +421,7 @@ static vx_world *box_on_slab(float overlap, vx_entity *slab, vx_entity *cube)
 Test(physics_report_threads, resting_box_reports_its_corners_depth_normal_and_impulse)
 {
     vx_entity slab, cube;
-    vx_world *w = box_on_slab(0.004f, &slab, &cube);
+    vx_registry *w = box_on_slab(0.004f, &slab, &cube);
     vx_test_stepper st;
     vx_test_stepper_init(&st);
     vx_test_step(w, &st);
@@ -449,7 +449,7 @@ Test(physics_report_threads, resting_box_reports_its_corners_depth_normal_and_im
     }
     VX_ASSERT_NEAR(total, 9.81f * st.cfg.fixed_dt, 1e-3f);
     vx_test_stepper_free(&st);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 /* 1.5 cm above the slab, within the speculative distance (2 cm): the pair
@@ -458,12 +458,12 @@ Test(physics_report_threads, resting_box_reports_its_corners_depth_normal_and_im
 Test(physics_report_threads, hovering_box_within_speculative_distance_reports_nothing)
 {
     vx_entity slab, cube;
-    vx_world *w = box_on_slab(-0.015f, &slab, &cube);
+    vx_registry *w = box_on_slab(-0.015f, &slab, &cube);
     vx_test_stepper st;
     vx_test_stepper_init(&st);
     vx_test_step(w, &st);
-    cr_assert_eq(vx_physics_step_counts(&st.scratch).manifolds, 1u);
+    cr_assert_eq(vx_step_counts_last(&st.state).manifolds, 1u);
     cr_assert_eq(st.report.count, 0u);
     vx_test_stepper_free(&st);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }

@@ -20,7 +20,7 @@
 #define FLOOR_TOP 0.0f
 
 typedef struct {
-    vx_world *w;
+    vx_registry *w;
     vx_body_set bodies;
 } two_bodies;
 
@@ -41,7 +41,7 @@ static void two_bodies_make(two_bodies *t, const vx_collider *shape, vx_vec3 pos
 static void two_bodies_free(two_bodies *t)
 {
     vx_body_set_free(&t->bodies);
-    vx_world_destroy(t->w);
+    vx_registry_destroy(t->w);
 }
 
 /* A unit box 0.5 mm into the floor, turned about the vertical and tilted
@@ -210,7 +210,7 @@ Test(physics_reuse, a_resting_pile_is_the_same_with_and_without_reuse)
 {
     vx_vec3 rest[2][8];
     for (int on = 0; on < 2; on++) {
-        vx_world *w = vx_test_physics_world();
+        vx_registry *w = vx_test_physics_world();
         vx_collider floor_shape = vx_collider_box(vx_vec3_make(20.0f, 0.5f, 20.0f));
         vx_test_spawn_body(w, vx_vec3_make(0.0f, -0.5f, 0.0f), &floor_shape, NULL);
         vx_collider box = vx_collider_box(vx_vec3_make(0.5f, 0.5f, 0.5f));
@@ -226,7 +226,7 @@ Test(physics_reuse, a_resting_pile_is_the_same_with_and_without_reuse)
         for (int k = 0; k < 180; k++) {
             vx_test_step(w, &s);
             if (k < 60) continue;
-            vx_step_counts c = vx_physics_step_counts(&s.scratch);
+            vx_step_counts c = vx_step_counts_last(&s.state);
             manifolds += c.manifolds;
             reused += c.reused;
         }
@@ -236,7 +236,7 @@ Test(physics_reuse, a_resting_pile_is_the_same_with_and_without_reuse)
         else
             cr_assert_eq(reused, 0u);
         vx_test_stepper_free(&s);
-        vx_world_destroy(w);
+        vx_registry_destroy(w);
     }
     for (int i = 0; i < 8; i++)
         cr_assert_lt(vx_vec3_length(vx_vec3_sub(rest[0][i], rest[1][i])), 0.2e-3f, "box %d rests elsewhere", i);
@@ -250,7 +250,7 @@ Test(physics_reuse, a_slab_tipping_onto_its_face_lands_as_without_reuse)
 {
     float deepest[2], rest_y[2];
     for (int on = 0; on < 2; on++) {
-        vx_world *w = vx_test_physics_world();
+        vx_registry *w = vx_test_physics_world();
         vx_collider floor_shape = vx_collider_box(vx_vec3_make(20.0f, 0.5f, 20.0f));
         vx_entity floor = vx_test_spawn_body(w, vx_vec3_make(0.0f, -0.5f, 0.0f), &floor_shape, NULL);
         vx_collider slab = vx_collider_box(vx_vec3_make(5.0f, 0.1f, 1.0f));
@@ -273,9 +273,9 @@ Test(physics_reuse, a_slab_tipping_onto_its_face_lands_as_without_reuse)
             }
         }
         rest_y[on] = vx_test_transform(w, e)->position.y;
-        cr_assert_eq(vx_physics_step_counts(&s.scratch).reused, on ? 1u : 0u, "the slab at rest keeps its manifold");
+        cr_assert_eq(vx_step_counts_last(&s.state).reused, on ? 1u : 0u, "the slab at rest keeps its manifold");
         vx_test_stepper_free(&s);
-        vx_world_destroy(w);
+        vx_registry_destroy(w);
     }
     VX_ASSERT_NEAR(rest_y[1], 0.1, 0.011);
     VX_ASSERT_NEAR(rest_y[1], rest_y[0], 0.5e-3);

@@ -12,7 +12,7 @@
 #include "test_helpers.h"
 #include "voltex/physics.h"
 
-static vx_entity spawn_floor(vx_world *w)
+static vx_entity spawn_floor(vx_registry *w)
 {
     vx_collider shape = vx_collider_box(vx_vec3_make(20.0f, 1.0f, 20.0f));
     vx_rigidbody rb = vx_rigidbody_static();
@@ -23,7 +23,7 @@ static vx_entity spawn_floor(vx_world *w)
  * v = -g t exactly in the limit of rounding, y = y0 - g t^2 (1 + 1/n) / 2. */
 Test(physics_substeps, free_fall_matches_analytic)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_collider shape = vx_collider_sphere(0.5f);
     vx_rigidbody rb = vx_rigidbody_dynamic(2.0f);
     vx_entity ball = vx_test_spawn_body(w, vx_vec3_make(0.0f, 100.0f, 0.0f), &shape, &rb);
@@ -39,7 +39,7 @@ Test(physics_substeps, free_fall_matches_analytic)
         cr_assert_eq(s.report.count, 0);
     }
     vx_test_stepper_free(&s);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 /* A ball dropped 4.5 m with e = min(0.5, floor's) bounces once to e^2 of the
@@ -47,7 +47,7 @@ Test(physics_substeps, free_fall_matches_analytic)
  * the floor, and comes to rest on it, pushed by m g dt per step. */
 Test(physics_substeps, ball_drop_rebounds_to_e_squared)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_entity floor = spawn_floor(w);
     vx_collider shape = vx_collider_sphere(0.5f);
     vx_rigidbody rb = vx_rigidbody_dynamic(1.0f);
@@ -80,7 +80,7 @@ Test(physics_substeps, ball_drop_rebounds_to_e_squared)
     cr_assert_eq(points, 1);
     VX_ASSERT_NEAR(impulse, -(double)s.cfg.gravity.y * (double)s.cfg.fixed_dt, 1e-3);
     vx_test_stepper_free(&s);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 /* Ten unit boxes of 1 kg stacked on the floor stand for 5 s: every box stays
@@ -88,7 +88,7 @@ Test(physics_substeps, ball_drop_rebounds_to_e_squared)
  * whole stack's weight, 10 m g dt per step, summed over the substeps. */
 Test(physics_substeps, ten_box_stack_stands)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_entity floor = spawn_floor(w);
     vx_collider shape = vx_collider_box(vx_vec3_make(0.5f, 0.5f, 0.5f));
     vx_entity boxes[10];
@@ -114,7 +114,7 @@ Test(physics_substeps, ten_box_stack_stands)
     double weight = 10.0 * -(double)s.cfg.gravity.y * (double)s.cfg.fixed_dt;
     VX_ASSERT_NEAR(impulse, weight, 0.02 * weight);
     vx_test_stepper_free(&s);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 /* Two substep counts agree on a resting box's support: the report sums the
@@ -122,7 +122,7 @@ Test(physics_substeps, ten_box_stack_stands)
 Test(physics_substeps, resting_impulse_independent_of_substeps)
 {
     for (int n = 2; n <= 8; n *= 2) {
-        vx_world *w = vx_test_physics_world();
+        vx_registry *w = vx_test_physics_world();
         vx_entity floor = spawn_floor(w);
         vx_collider shape = vx_collider_box(vx_vec3_make(0.5f, 0.5f, 0.5f));
         vx_rigidbody rb = vx_rigidbody_dynamic(3.0f);
@@ -137,7 +137,7 @@ Test(physics_substeps, resting_impulse_independent_of_substeps)
         VX_ASSERT_NEAR(impulse, 3.0 * -(double)s.cfg.gravity.y * (double)s.cfg.fixed_dt, 1e-3);
         VX_ASSERT_VEC3_NEAR(vx_test_transform(w, box)->position, 0.0f, 0.5f, 0.0f, 2e-3);
         vx_test_stepper_free(&s);
-        vx_world_destroy(w);
+        vx_registry_destroy(w);
     }
 }
 
@@ -145,7 +145,7 @@ Test(physics_substeps, resting_impulse_independent_of_substeps)
 
 /* A pyramid of 6 boxes and three boxes tumbling onto it: poses that move
  * and turn between substeps. */
-static void spawn_tumbling_pile(vx_world *w, vx_entity *e, int *n)
+static void spawn_tumbling_pile(vx_registry *w, vx_entity *e, int *n)
 {
     *n = 0;
     e[(*n)++] = spawn_floor(w);
@@ -170,7 +170,7 @@ static void spawn_tumbling_pile(vx_world *w, vx_entity *e, int *n)
  * again must give the same bytes, step after step. */
 Test(physics_substeps, reusing_the_relax_separations_changes_no_byte)
 {
-    vx_world *w[2];
+    vx_registry *w[2];
     vx_entity e[2][16];
     vx_test_stepper s[2];
     int n = 0;
@@ -182,7 +182,7 @@ Test(physics_substeps, reusing_the_relax_separations_changes_no_byte)
         s[r].cfg.iterations = 1;
         s[r].cfg.position_iterations = 0;
     }
-    vx_physics_tuning(&s[0].scratch)->reuse_separations = false;
+    vx_step_tuning_of(&s[0].state)->reuse_separations = false;
     size_t contacts = 0;
     for (int k = 0; k < 120; k++) {
         vx_test_step(w[0], &s[0]);
@@ -192,8 +192,8 @@ Test(physics_substeps, reusing_the_relax_separations_changes_no_byte)
             cr_assert(memcmp(vx_test_transform(w[0], e[0][i]), vx_test_transform(w[1], e[1][i]),
                              sizeof(vx_transform)) == 0,
                       "step %d: entity %d's pose differs", k, i);
-            const vx_rigidbody *a = vx_world_get(w[0], e[0][i], VX_COMPONENT_RIGIDBODY);
-            const vx_rigidbody *b = vx_world_get(w[1], e[1][i], VX_COMPONENT_RIGIDBODY);
+            const vx_rigidbody *a = vx_registry_get(w[0], e[0][i], VX_COMPONENT_RIGIDBODY);
+            const vx_rigidbody *b = vx_registry_get(w[1], e[1][i], VX_COMPONENT_RIGIDBODY);
             cr_assert(memcmp(a, b, sizeof *a) == 0, "step %d: entity %d's velocity differs", k, i);
         }
         cr_assert_eq(s[0].report.count, s[1].report.count, "step %d", k);
@@ -204,6 +204,6 @@ Test(physics_substeps, reusing_the_relax_separations_changes_no_byte)
     cr_assert_gt(contacts, (size_t)120 * 8u, "the pile should be in contact most of the run");
     for (int r = 0; r < 2; r++) {
         vx_test_stepper_free(&s[r]);
-        vx_world_destroy(w[r]);
+        vx_registry_destroy(w[r]);
     }
 }

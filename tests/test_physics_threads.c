@@ -1,4 +1,4 @@
-/* vx_physics_step on several threads (config.threads) in both solver orders
+/* vx_step on several threads (config.threads) in both solver orders
  * (config.order): the promise is that for a given scene and options the
  * result is byte-identical for every thread count. Three scenes (a pyramid
  * of boxes; a pile of boxes, spheres and capsules in random orientations;
@@ -40,7 +40,7 @@ static const int thread_counts[RUNS] = {1, 2, 3, 5};
 typedef enum { SCENE_PYRAMID, SCENE_PILE, SCENE_POUR, SCENE_STACKS } scene_kind;
 
 typedef struct {
-    vx_world *w;
+    vx_registry *w;
     vx_entity e[MAX_BODIES];
     size_t n;
 } scene;
@@ -196,8 +196,8 @@ static void assert_same_state(const scene *ref, const vx_test_stepper *sref, con
                   "%s, step %d: entity %zu pose differs: (%.9g %.9g %.9g) vs (%.9g %.9g %.9g)", what, step, i,
                   (double)ta->position.x, (double)ta->position.y, (double)ta->position.z, (double)tb->position.x,
                   (double)tb->position.y, (double)tb->position.z);
-        const vx_rigidbody *ra = vx_world_get(ref->w, ref->e[i], VX_COMPONENT_RIGIDBODY);
-        const vx_rigidbody *rb = vx_world_get(x->w, x->e[i], VX_COMPONENT_RIGIDBODY);
+        const vx_rigidbody *ra = vx_registry_get(ref->w, ref->e[i], VX_COMPONENT_RIGIDBODY);
+        const vx_rigidbody *rb = vx_registry_get(x->w, x->e[i], VX_COMPONENT_RIGIDBODY);
         cr_assert_eq(ra == NULL, rb == NULL);
         if (ra)
             cr_assert(memcmp(ra, rb, sizeof *ra) == 0, "%s, step %d: entity %zu velocity differs", what, step, i);
@@ -208,7 +208,7 @@ static void assert_same_state(const scene *ref, const vx_test_stepper *sref, con
         cr_assert(memcmp(&sref->report.items[c], &sx->report.items[c], sizeof(vx_contact)) == 0,
                   "%s, step %d: contact %zu differs (impulse %.9g vs %.9g)", what, step, c,
                   (double)sref->report.items[c].impulse, (double)sx->report.items[c].impulse);
-    cr_assert_eq(vx_physics_awake_count(&sref->scratch), vx_physics_awake_count(&sx->scratch), "%s, step %d", what,
+    cr_assert_eq(vx_step_awake_count(&sref->state), vx_step_awake_count(&sx->state), "%s, step %d", what,
                  step);
 }
 
@@ -240,11 +240,11 @@ static run_summary compare_thread_counts(scene_kind kind, vx_solver_order order,
             vx_test_step(s[r].w, &st[r]);
             /* the threads really ran (identical results prove nothing if
              * every run stayed on one thread) */
-            cr_assert_eq(vx_physics_step_counts(&st[r].scratch).threads, thread_counts[r]);
-            sum.flow_sweeps += vx_physics_step_counts(&st[r].scratch).flow_sweeps;
+            cr_assert_eq(vx_step_counts_last(&st[r].state).threads, thread_counts[r]);
+            sum.flow_sweeps += vx_step_counts_last(&st[r].state).flow_sweeps;
         }
         sum.contacts += st[0].report.count;
-        if (sum.asleep_at < 0 && vx_physics_awake_count(&st[0].scratch) == 0) sum.asleep_at = k;
+        if (sum.asleep_at < 0 && vx_step_awake_count(&st[0].state) == 0) sum.asleep_at = k;
         for (int r = 1; r < RUNS; r++) {
             snprintf(what, sizeof what, "scene %d, %s, %d substeps, sleeping %s, %d threads", (int)kind,
                      order == VX_SOLVER_ORDER_COLORED ? "colored" : "sequential", substeps, sleeping ? "on" : "off",
@@ -254,7 +254,7 @@ static run_summary compare_thread_counts(scene_kind kind, vx_solver_order order,
     }
     for (int r = 0; r < RUNS; r++) {
         vx_test_stepper_free(&st[r]);
-        vx_world_destroy(s[r].w);
+        vx_registry_destroy(s[r].w);
     }
     return sum;
 }
@@ -318,8 +318,8 @@ static void compare_lanes_with_order_of_add(int substeps, size_t bin_min)
         st[r].cfg.threads = 1;
     }
     size_t contacts = 0;
-    for (int r = 0; r < 2; r++) vx_physics_tuning(&st[r].scratch)->order.island_bin_min = bin_min;
-    vx_physics_tuning(&st[0].scratch)->order.lanes = false; /* the order of add, scalar */
+    for (int r = 0; r < 2; r++) vx_step_tuning_of(&st[r].state)->order.island_bin_min = bin_min;
+    vx_step_tuning_of(&st[0].state)->order.lanes = false; /* the order of add, scalar */
     for (int k = 1; k <= STEPS; k++) {
         vx_test_step(s[0].w, &st[0]);
         vx_test_step(s[1].w, &st[1]);
@@ -329,7 +329,7 @@ static void compare_lanes_with_order_of_add(int substeps, size_t bin_min)
     cr_assert_gt(contacts, (size_t)STEPS * 24u, "every stack should be in contact");
     for (int r = 0; r < 2; r++) {
         vx_test_stepper_free(&st[r]);
-        vx_world_destroy(s[r].w);
+        vx_registry_destroy(s[r].w);
     }
 }
 
@@ -431,8 +431,8 @@ Test(physics_threads, switching_thread_count_between_steps_changes_nothing)
             }
             vx_test_stepper_free(&sa);
             vx_test_stepper_free(&sb);
-            vx_world_destroy(a.w);
-            vx_world_destroy(b.w);
+            vx_registry_destroy(a.w);
+            vx_registry_destroy(b.w);
         }
 }
 
@@ -477,7 +477,7 @@ Test(physics_threads, colored_stack_of_ten_boxes_stands)
             floor_load += st.report.items[c].impulse;
     VX_ASSERT_NEAR(floor_load, 10.0f * 9.81f / 60.0f, 0.05f * 10.0f * 9.81f / 60.0f);
     vx_test_stepper_free(&st);
-    vx_world_destroy(s.w);
+    vx_registry_destroy(s.w);
 }
 
 /* A pyramid of base 10 (55 boxes), coloured order on two threads: no box
@@ -502,7 +502,7 @@ Test(physics_threads, colored_pyramid_of_base_ten_stands)
         }
     }
     vx_test_stepper_free(&st);
-    vx_world_destroy(s.w);
+    vx_registry_destroy(s.w);
 }
 
 /* No gravity: a free 100 kg plate and n spheres of 1 kg just above it, all
@@ -551,7 +551,7 @@ static float plate_momentum_error(vx_solver_order order, int substeps, int threa
     /* the plate was hit: it moves down */
     cr_assert_lt(vx_test_body(s.w, s.e[0])->velocity.y, -0.05f);
     vx_test_stepper_free(&st);
-    vx_world_destroy(s.w);
+    vx_registry_destroy(s.w);
     return worst;
 }
 
@@ -582,14 +582,14 @@ Test(physics_threads, a_step_uses_no_more_threads_than_processors)
     vx_test_stepper_init(&st);
     st.cfg.threads = 64;
     vx_test_step(s.w, &st);
-    int used = vx_physics_step_counts(&st.scratch).threads;
+    int used = vx_step_counts_last(&st.state).threads;
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     cr_assert_geq(used, 1);
     cr_assert_leq(used, cpus > 0 ? (int)cpus : 1, "%d threads on %ld processors", used, cpus);
     if (cpus >= 2) cr_assert_geq(used, 2, "64 threads asked for, %d used", used);
     st.cfg.threads = 1;
     vx_test_step(s.w, &st);
-    cr_assert_eq(vx_physics_step_counts(&st.scratch).threads, 1);
+    cr_assert_eq(vx_step_counts_last(&st.state).threads, 1);
     vx_test_stepper_free(&st);
-    vx_world_destroy(s.w);
+    vx_registry_destroy(s.w);
 }

@@ -80,7 +80,7 @@ Test(rigidbody, restitution_set_is_used)
     cr_assert_eq(rb.mass, 1.0f); /* nothing else changed */
     cr_assert_eq(rb.gravity_scale, 1.0f);
 
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     rb.velocity = vx_vec3_make(0.0f, -4.0f, 0.0f);
     vx_entity ball = vx_test_spawn_body(w, vx_vec3_make(0.0f, 0.0f, 0.0f), NULL, &rb);
     vx_rigidbody wall = vx_rigidbody_static();
@@ -96,16 +96,16 @@ Test(rigidbody, restitution_set_is_used)
     vx_contact_list list;
     vx_contact_list_init(&list);
     cr_assert_eq(vx_contact_list_push(&list, &c), VX_OK);
-    vx_physics_config cfg = vx_physics_config_default();
+    vx_world_def cfg = vx_world_def_default();
     vx_resolve_collisions(w, &list, &cfg);
     VX_ASSERT_NEAR(vx_test_body(w, ball)->velocity.y, 3.2f, 1e-6);
     vx_contact_list_free(&list);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 Test(rigidbody, physics_config_defaults)
 {
-    vx_physics_config cfg = vx_physics_config_default();
+    vx_world_def cfg = vx_world_def_default();
     VX_ASSERT_VEC3_NEAR(cfg.gravity, 0.0f, -9.81f, 0.0f, 0.0);
     cr_assert_eq(cfg.fixed_dt, 1.0f / 60.0f);
     VX_ASSERT_NEAR(cfg.fixed_dt, 1.0 / 60.0, 1e-8);

@@ -40,19 +40,19 @@ static void load_ok(const char *json, const char *display_path, vx_scene *scene)
 
 static const vx_transform *transform_of(vx_scene *s, size_t i)
 {
-    const vx_transform *t = vx_world_get_const(s->world, s->entities[i], VX_COMPONENT_TRANSFORM);
+    const vx_transform *t = vx_registry_get_const(vx_world_registry_const(s->world), s->entities[i], VX_COMPONENT_TRANSFORM);
     cr_assert_not_null(t, "entity %zu has no transform", i);
     return t;
 }
 
 static const vx_collider *collider_of(vx_scene *s, size_t i)
 {
-    return vx_world_get_const(s->world, s->entities[i], VX_COMPONENT_COLLIDER);
+    return vx_registry_get_const(vx_world_registry_const(s->world), s->entities[i], VX_COMPONENT_COLLIDER);
 }
 
 static const vx_rigidbody *body_of(vx_scene *s, size_t i)
 {
-    return vx_world_get_const(s->world, s->entities[i], VX_COMPONENT_RIGIDBODY);
+    return vx_registry_get_const(vx_world_registry_const(s->world), s->entities[i], VX_COMPONENT_RIGIDBODY);
 }
 
 static void assert_quat_near(vx_quat q, float x, float y, float z, float w)
@@ -68,14 +68,14 @@ Test(scene_load, interface_example_loads_every_value)
     vx_scene s;
     load_ok(example_scene, "scenes/example.json", &s);
     cr_assert_str_eq(s.name, "ball_drop");
-    cr_assert_eq(s.config.gravity.x, 0.0f);
-    cr_assert_eq(s.config.gravity.y, -9.81f);
-    cr_assert_eq(s.config.gravity.z, 0.0f);
-    cr_assert_eq(s.config.fixed_dt, 0.016666668f);
+    cr_assert_eq(vx_world_get_def(s.world)->gravity.x, 0.0f);
+    cr_assert_eq(vx_world_get_def(s.world)->gravity.y, -9.81f);
+    cr_assert_eq(vx_world_get_def(s.world)->gravity.z, 0.0f);
+    cr_assert_eq(vx_world_get_def(s.world)->fixed_dt, 0.016666668f);
     cr_assert_eq(s.steps, 600);
-    cr_assert_eq(s.config.iterations, 10);
+    cr_assert_eq(vx_world_get_def(s.world)->iterations, 10);
     cr_assert_eq(s.entity_count, 2);
-    cr_assert_eq(vx_world_entity_count(s.world), 2);
+    cr_assert_eq(vx_registry_entity_count(vx_world_registry(s.world)), 2);
     cr_assert_str_eq(s.names[0], "floor");
     cr_assert_str_eq(s.names[1], "ball");
     cr_assert_eq(s.entities[0].index, 0);
@@ -123,28 +123,28 @@ Test(scene_load, defaults_fill_what_the_file_leaves_out)
     load_ok("{\"entities\": [{}, {\"collider\": {\"type\": \"sphere\", \"radius\": 1}}]}", "dir/sub/my_scene.json",
             &s);
     cr_assert_str_eq(s.name, "my_scene");
-    cr_assert_eq(s.config.gravity.x, 0.0f);
-    cr_assert_eq(s.config.gravity.y, -9.81f);
-    cr_assert_eq(s.config.gravity.z, 0.0f);
-    cr_assert_eq(s.config.fixed_dt, 1.0f / 60.0f);
+    cr_assert_eq(vx_world_get_def(s.world)->gravity.x, 0.0f);
+    cr_assert_eq(vx_world_get_def(s.world)->gravity.y, -9.81f);
+    cr_assert_eq(vx_world_get_def(s.world)->gravity.z, 0.0f);
+    cr_assert_eq(vx_world_get_def(s.world)->fixed_dt, 1.0f / 60.0f);
     cr_assert_eq(s.steps, VX_SCENE_DEFAULT_STEPS);
     cr_assert_eq(s.steps, 600);
-    cr_assert_eq(s.config.iterations, 10);
-    cr_assert_eq(s.config.substeps, 1);
+    cr_assert_eq(vx_world_get_def(s.world)->iterations, 10);
+    cr_assert_eq(vx_world_get_def(s.world)->substeps, 1);
     /* every solver setting the file leaves out is the engine's default */
-    vx_physics_config d = vx_physics_config_default();
-    cr_assert_eq(s.config.position_iterations, d.position_iterations);
-    cr_assert_eq(s.config.warm_starting, d.warm_starting);
-    cr_assert_eq(s.config.sleeping, d.sleeping);
-    cr_assert_eq(s.config.reuse_contacts, d.reuse_contacts);
-    cr_assert_eq(s.config.broadphase, d.broadphase);
+    vx_world_def d = vx_world_def_default();
+    cr_assert_eq(vx_world_get_def(s.world)->position_iterations, d.position_iterations);
+    cr_assert_eq(vx_world_get_def(s.world)->warm_starting, d.warm_starting);
+    cr_assert_eq(vx_world_get_def(s.world)->sleeping, d.sleeping);
+    cr_assert_eq(vx_world_get_def(s.world)->reuse_contacts, d.reuse_contacts);
+    cr_assert_eq(vx_world_get_def(s.world)->broadphase, d.broadphase);
     cr_assert_eq(d.broadphase, VX_BROADPHASE_DYNAMIC_TREE);
-    cr_assert_eq(s.config.threads, d.threads);
-    cr_assert_eq(s.config.restitution_threshold, d.restitution_threshold);
-    cr_assert_eq(s.config.baumgarte_slop, d.baumgarte_slop);
-    cr_assert_eq(s.config.baumgarte_percent, d.baumgarte_percent);
-    cr_assert_eq(s.config.max_correction, d.max_correction);
-    cr_assert_eq(s.config.speculative_distance, d.speculative_distance);
+    cr_assert_eq(vx_world_get_def(s.world)->threads, d.threads);
+    cr_assert_eq(vx_world_get_def(s.world)->restitution_threshold, d.restitution_threshold);
+    cr_assert_eq(vx_world_get_def(s.world)->baumgarte_slop, d.baumgarte_slop);
+    cr_assert_eq(vx_world_get_def(s.world)->baumgarte_percent, d.baumgarte_percent);
+    cr_assert_eq(vx_world_get_def(s.world)->max_correction, d.max_correction);
+    cr_assert_eq(vx_world_get_def(s.world)->speculative_distance, d.speculative_distance);
     cr_assert_eq(s.entity_count, 2);
     cr_assert_str_eq(s.names[0], "entity0");
     cr_assert_str_eq(s.names[1], "entity1");
@@ -162,9 +162,9 @@ Test(scene_load, defaults_fill_what_the_file_leaves_out)
     cr_assert_not_null(b1);
     cr_assert_eq(b1->type, VX_BODY_STATIC);
     cr_assert_eq(b1->mass, 0.0f);
-    cr_assert_eq(vx_world_component_count(s.world, VX_COMPONENT_TRANSFORM), 2);
-    cr_assert_eq(vx_world_component_count(s.world, VX_COMPONENT_COLLIDER), 1);
-    cr_assert_eq(vx_world_component_count(s.world, VX_COMPONENT_RIGIDBODY), 1);
+    cr_assert_eq(vx_registry_component_count(vx_world_registry(s.world), VX_COMPONENT_TRANSFORM), 2);
+    cr_assert_eq(vx_registry_component_count(vx_world_registry(s.world), VX_COMPONENT_COLLIDER), 1);
+    cr_assert_eq(vx_registry_component_count(vx_world_registry(s.world), VX_COMPONENT_RIGIDBODY), 1);
     vx_scene_destroy(&s);
 }
 
@@ -243,22 +243,22 @@ Test(scene_load, solver_keys_are_stored)
             " \"reuse_contacts\": false},"
             " \"gravity\": [1, 2, 3], \"dt\": 0.01, \"steps\": 0, \"entities\": []}",
             "solver.json", &s);
-    cr_assert_eq(s.config.broadphase, VX_BROADPHASE_BVH);
-    cr_assert_eq(s.config.order, VX_SOLVER_ORDER_COLORED);
-    cr_assert_eq(s.config.iterations, 25);
-    cr_assert_eq(s.config.substeps, 4);
-    cr_assert_not(s.config.warm_starting);
-    cr_assert_not(s.config.sleeping);
-    cr_assert_not(s.config.reuse_contacts);
-    cr_assert_eq(s.config.threads, 8);
-    cr_assert_eq(s.config.restitution_threshold, 0.5f);
-    cr_assert_eq(s.config.baumgarte_slop, 0.005f);
-    cr_assert_eq(s.config.baumgarte_percent, 0.2f);
-    cr_assert_eq(s.config.position_iterations, 7);
-    cr_assert_eq(s.config.max_correction, 0.05f);
-    cr_assert_eq(s.config.speculative_distance, 0.03f);
-    VX_ASSERT_VEC3_NEAR(s.config.gravity, 1, 2, 3, 0);
-    cr_assert_eq(s.config.fixed_dt, 0.01f);
+    cr_assert_eq(vx_world_get_def(s.world)->broadphase, VX_BROADPHASE_BVH);
+    cr_assert_eq(vx_world_get_def(s.world)->order, VX_SOLVER_ORDER_COLORED);
+    cr_assert_eq(vx_world_get_def(s.world)->iterations, 25);
+    cr_assert_eq(vx_world_get_def(s.world)->substeps, 4);
+    cr_assert_not(vx_world_get_def(s.world)->warm_starting);
+    cr_assert_not(vx_world_get_def(s.world)->sleeping);
+    cr_assert_not(vx_world_get_def(s.world)->reuse_contacts);
+    cr_assert_eq(vx_world_get_def(s.world)->threads, 8);
+    cr_assert_eq(vx_world_get_def(s.world)->restitution_threshold, 0.5f);
+    cr_assert_eq(vx_world_get_def(s.world)->baumgarte_slop, 0.005f);
+    cr_assert_eq(vx_world_get_def(s.world)->baumgarte_percent, 0.2f);
+    cr_assert_eq(vx_world_get_def(s.world)->position_iterations, 7);
+    cr_assert_eq(vx_world_get_def(s.world)->max_correction, 0.05f);
+    cr_assert_eq(vx_world_get_def(s.world)->speculative_distance, 0.03f);
+    VX_ASSERT_VEC3_NEAR(vx_world_get_def(s.world)->gravity, 1, 2, 3, 0);
+    cr_assert_eq(vx_world_get_def(s.world)->fixed_dt, 0.01f);
     cr_assert_eq(s.steps, 0);
     vx_scene_destroy(&s);
 
@@ -266,23 +266,23 @@ Test(scene_load, solver_keys_are_stored)
     load_ok("{\"solver\": {\"iterations\": 1000, \"substeps\": 1000, \"threads\": 256, \"baumgarte_percent\": 1},"
             " \"steps\": 1000000000, \"entities\": []}",
             "solver.json", &s);
-    cr_assert_eq(s.config.iterations, 1000);
-    cr_assert_eq(s.config.substeps, 1000);
-    cr_assert_eq(s.config.threads, 256);
+    cr_assert_eq(vx_world_get_def(s.world)->iterations, 1000);
+    cr_assert_eq(vx_world_get_def(s.world)->substeps, 1000);
+    cr_assert_eq(vx_world_get_def(s.world)->threads, 256);
     cr_assert_eq(s.steps, VX_SCENE_MAX_STEPS);
     vx_scene_destroy(&s);
     load_ok("{\"solver\": {\"position_iterations\": 1000, \"speculative_distance\": 1e30, \"max_correction\": 1e-30},"
             " \"entities\": []}",
             "solver.json", &s);
-    cr_assert_eq(s.config.position_iterations, 1000);
-    cr_assert_eq(s.config.speculative_distance, 1e30f);
-    cr_assert_eq(s.config.max_correction, 1e-30f);
+    cr_assert_eq(vx_world_get_def(s.world)->position_iterations, 1000);
+    cr_assert_eq(vx_world_get_def(s.world)->speculative_distance, 1e30f);
+    cr_assert_eq(vx_world_get_def(s.world)->max_correction, 1e-30f);
     vx_scene_destroy(&s);
     /* 0 position passes and no speculative margin are settings, not mistakes */
     load_ok("{\"solver\": {\"position_iterations\": 0, \"speculative_distance\": 0}, \"entities\": []}",
             "solver.json", &s);
-    cr_assert_eq(s.config.position_iterations, 0);
-    cr_assert_eq(s.config.speculative_distance, 0.0f);
+    cr_assert_eq(vx_world_get_def(s.world)->position_iterations, 0);
+    cr_assert_eq(vx_world_get_def(s.world)->speculative_distance, 0.0f);
     vx_scene_destroy(&s);
 }
 
@@ -291,7 +291,7 @@ Test(scene_load, solver_keys_are_stored)
  * config is untouched and the message names the source and the key. */
 Test(scene_load, solver_setting_from_text)
 {
-    vx_physics_config c = vx_physics_config_default();
+    vx_world_def c = vx_world_def_default();
     vx_error err;
     vx_error_clear(&err);
     cr_assert_eq(vx_scene_set_solver(&c, "substeps", "4", "cli", &err), VX_OK);
@@ -305,7 +305,7 @@ Test(scene_load, solver_setting_from_text)
     cr_assert_eq(c.order, VX_SOLVER_ORDER_COLORED);
     cr_assert_eq(c.broadphase, VX_BROADPHASE_BVH);
 
-    vx_physics_config before = c;
+    vx_world_def before = c;
     static const struct {
         const char *key, *value, *message;
     } bad[] = {
@@ -338,10 +338,10 @@ Test(scene_load, sleeping_and_broadphase_are_simulated_settings)
             " \"entities\": [{\"collider\": {\"type\": \"sphere\", \"radius\": 1},"
             "                 \"rigidbody\": {\"can_sleep\": false}}, {\"rigidbody\": {}}]}",
             "sleep.json", &s);
-    cr_assert(s.config.sleeping);
-    cr_assert_eq(s.config.broadphase, VX_BROADPHASE_DYNAMIC_TREE);
-    const vx_rigidbody *b0 = vx_world_get(s.world, s.entities[0], VX_COMPONENT_RIGIDBODY);
-    const vx_rigidbody *b1 = vx_world_get(s.world, s.entities[1], VX_COMPONENT_RIGIDBODY);
+    cr_assert(vx_world_get_def(s.world)->sleeping);
+    cr_assert_eq(vx_world_get_def(s.world)->broadphase, VX_BROADPHASE_DYNAMIC_TREE);
+    const vx_rigidbody *b0 = vx_registry_get(vx_world_registry(s.world), s.entities[0], VX_COMPONENT_RIGIDBODY);
+    const vx_rigidbody *b1 = vx_registry_get(vx_world_registry(s.world), s.entities[1], VX_COMPONENT_RIGIDBODY);
     cr_assert(b0 && b1);
     cr_assert_not(b0->can_sleep);
     cr_assert(b1->can_sleep, "can_sleep defaults to true");
@@ -517,9 +517,9 @@ Test(scene_load, empty_entities_array)
     cr_assert_null(s.entities);
     cr_assert_null(s.names);
     cr_assert_not_null(s.world);
-    cr_assert(vx_world_has_component_type(s.world, VX_COMPONENT_TRANSFORM));
-    cr_assert(vx_world_has_component_type(s.world, VX_COMPONENT_RIGIDBODY));
-    cr_assert_eq(vx_world_entity_count(s.world), 0);
+    cr_assert(vx_registry_has_component_type(vx_world_registry(s.world), VX_COMPONENT_TRANSFORM));
+    cr_assert(vx_registry_has_component_type(vx_world_registry(s.world), VX_COMPONENT_RIGIDBODY));
+    cr_assert_eq(vx_registry_entity_count(vx_world_registry(s.world)), 0);
     vx_scene_destroy(&s);
 }
 

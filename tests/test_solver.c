@@ -32,12 +32,12 @@ static vx_contact make_contact(vx_entity a, vx_entity b, vx_vec3 normal, float d
 }
 
 /* Resolves the one contact c with the default config; returns it after. */
-static vx_contact resolve_one(vx_world *w, vx_contact c)
+static vx_contact resolve_one(vx_registry *w, vx_contact c)
 {
     vx_contact_list list;
     vx_contact_list_init(&list);
     cr_assert_eq(vx_contact_list_push(&list, &c), VX_OK);
-    vx_physics_config cfg = vx_physics_config_default();
+    vx_world_def cfg = vx_world_def_default();
     vx_resolve_collisions(w, &list, &cfg);
     vx_contact out = list.items[0];
     vx_contact_list_free(&list);
@@ -50,7 +50,7 @@ static const vx_vec3 X = {1.0f, 0.0f, 0.0f};
 
 Test(solver, two_dynamic_spheres_head_on_swap_velocities)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_collider s = vx_collider_sphere(1.0f);
     vx_rigidbody ra = floating_body(1.0f, vx_vec3_make(1.0f, 0.0f, 0.0f), 1.0f);
     vx_rigidbody rb = floating_body(1.0f, vx_vec3_make(-1.0f, 0.0f, 0.0f), 1.0f);
@@ -61,7 +61,7 @@ Test(solver, two_dynamic_spheres_head_on_swap_velocities)
     vx_contact_list_init(&contacts);
     cr_assert_eq(vx_detect_collisions(w, &contacts), VX_OK);
     cr_assert_eq(contacts.count, 1);
-    vx_physics_config cfg = vx_physics_config_default();
+    vx_world_def cfg = vx_world_def_default();
     vx_resolve_collisions(w, &contacts, &cfg);
 
     /* Equal masses, e = 1: the velocities swap. */
@@ -70,12 +70,12 @@ Test(solver, two_dynamic_spheres_head_on_swap_velocities)
     /* Impulse m |dv| = 1 kg * 2 m/s. */
     VX_ASSERT_NEAR(contacts.items[0].impulse, 2.0, 1e-6);
     vx_contact_list_free(&contacts);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 Test(solver, dynamic_ball_vs_static_floor_only_ball_bounces)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_collider ball_shape = vx_collider_sphere(1.0f);
     vx_collider floor_shape = vx_collider_box(vx_vec3_make(10.0f, 1.0f, 10.0f));
     vx_rigidbody ball_rb = floating_body(1.0f, vx_vec3_make(0.0f, -2.0f, 0.0f), 1.0f);
@@ -89,7 +89,7 @@ Test(solver, dynamic_ball_vs_static_floor_only_ball_bounces)
     cr_assert_eq(contacts.count, 1);
     float depth = contacts.items[0].depth;
     VX_ASSERT_NEAR(depth, 0.5, 1e-6); /* bottom of the ball at -0.5, floor top at 0 */
-    vx_physics_config cfg = vx_physics_config_default();
+    vx_world_def cfg = vx_world_def_default();
     vx_resolve_collisions(w, &contacts, &cfg);
 
     /* e = min(1, 0.3): up at 0.3 * 2 m/s; the floor neither moves nor changes. */
@@ -99,12 +99,12 @@ Test(solver, dynamic_ball_vs_static_floor_only_ball_bounces)
     /* Baumgarte moves only the ball, by (depth - slop) * percent. */
     VX_ASSERT_NEAR(vx_test_transform(w, ball)->position.y, 0.5 + (0.5 - 0.01) * 0.4, 1e-6);
     vx_contact_list_free(&contacts);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 Test(solver, position_correction_separates_by_the_spec_amount)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_collider s = vx_collider_sphere(1.0f);
     vx_rigidbody r1 = floating_body(1.0f, vx_vec3_zero(), 0.3f);
     vx_entity a = vx_test_spawn_body(w, vx_vec3_zero(), &s, &r1);
@@ -114,7 +114,7 @@ Test(solver, position_correction_separates_by_the_spec_amount)
     vx_contact_list_init(&contacts);
     cr_assert_eq(vx_detect_collisions(w, &contacts), VX_OK);
     cr_assert_eq(contacts.count, 1);
-    vx_physics_config cfg = vx_physics_config_default();
+    vx_world_def cfg = vx_world_def_default();
     cr_assert_gt(contacts.items[0].depth, cfg.baumgarte_slop);
     VX_ASSERT_NEAR(contacts.items[0].depth, 1.0, 1e-6);
     vx_resolve_collisions(w, &contacts, &cfg);
@@ -129,12 +129,12 @@ Test(solver, position_correction_separates_by_the_spec_amount)
     cr_assert_eq(contacts.items[0].impulse, 0.0f);
     VX_ASSERT_VEC3_NEAR(vx_test_body(w, a)->velocity, 0.0f, 0.0f, 0.0f, 0.0);
     vx_contact_list_free(&contacts);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 Test(solver, both_static_nothing_moves)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_collider s = vx_collider_sphere(1.0f);
     vx_rigidbody st = vx_rigidbody_static();
     vx_entity a = vx_test_spawn_body(w, vx_vec3_zero(), &s, &st);
@@ -151,14 +151,14 @@ Test(solver, both_static_nothing_moves)
     VX_ASSERT_VEC3_NEAR(vx_test_transform(w, a)->position, 0.0f, 0.0f, 0.0f, 0.0);
     VX_ASSERT_VEC3_NEAR(vx_test_transform(w, b)->position, 0.5f, 0.0f, 0.0f, 0.0);
     vx_contact_list_free(&contacts);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 /* ---- beyond the spec ---- */
 
 Test(solver, separating_pair_gets_no_impulse)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_rigidbody ra = floating_body(1.0f, vx_vec3_make(-1.0f, 0.0f, 0.0f), 1.0f);
     vx_rigidbody rb = floating_body(1.0f, vx_vec3_make(1.0f, 0.0f, 0.0f), 1.0f);
     vx_entity a = vx_test_spawn_body(w, vx_vec3_zero(), NULL, &ra);
@@ -170,12 +170,12 @@ Test(solver, separating_pair_gets_no_impulse)
     VX_ASSERT_VEC3_NEAR(vx_test_body(w, b)->velocity, 1.0f, 0.0f, 0.0f, 0.0);
     VX_ASSERT_VEC3_NEAR(vx_test_transform(w, a)->position, 0.0f, 0.0f, 0.0f, 0.0);
     VX_ASSERT_VEC3_NEAR(vx_test_transform(w, b)->position, 1.0f, 0.0f, 0.0f, 0.0);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 Test(solver, slow_approach_below_threshold_does_not_bounce)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_rigidbody ra = floating_body(2.0f, vx_vec3_make(0.5f, 0.0f, 0.0f), 1.0f); /* 0.5 < 1 m/s */
     vx_rigidbody wall = vx_rigidbody_static();
     wall.restitution = 1.0f;
@@ -186,12 +186,12 @@ Test(solver, slow_approach_below_threshold_does_not_bounce)
     /* Perfectly elastic, yet too slow to bounce: the approach just stops. */
     VX_ASSERT_VEC3_NEAR(vx_test_body(w, a)->velocity, 0.0f, 0.0f, 0.0f, 1e-7);
     VX_ASSERT_NEAR(c.impulse, 2.0 * 0.5, 1e-6);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 Test(solver, recorded_impulse_is_mass_times_velocity_change)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_rigidbody ball = floating_body(2.0f, vx_vec3_make(0.0f, -3.0f, 0.0f), 0.5f);
     vx_rigidbody floor = vx_rigidbody_static();
     floor.restitution = 0.9f;
@@ -202,7 +202,7 @@ Test(solver, recorded_impulse_is_mass_times_velocity_change)
     /* e = 0.5: -3 -> +1.5 m/s, so J = 2 kg * 4.5 m/s = 9 N*s. */
     VX_ASSERT_VEC3_NEAR(vx_test_body(w, a)->velocity, 0.0f, 1.5f, 0.0f, 1e-6);
     VX_ASSERT_NEAR(c.impulse, 9.0, 1e-5);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 /* Newton's law of restitution with momentum conservation:
@@ -211,7 +211,7 @@ Test(solver, recorded_impulse_is_mass_times_velocity_change)
 Test(solver, unequal_masses_match_the_analytic_collision)
 {
     const double m1 = 1.0, m2 = 3.0, u1 = 2.0, u2 = -1.0, e = 0.5;
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_rigidbody r1 = floating_body((float)m1, vx_vec3_make((float)u1, 0.0f, 0.0f), (float)e);
     vx_rigidbody r2 = floating_body((float)m2, vx_vec3_make((float)u2, 0.0f, 0.0f), (float)e);
     vx_entity a = vx_test_spawn_body(w, vx_vec3_zero(), NULL, &r1);
@@ -227,12 +227,12 @@ Test(solver, unequal_masses_match_the_analytic_collision)
     /* momentum m1 u1 + m2 u2 = -1 kg m/s before and after, to float precision */
     VX_ASSERT_NEAR(m1 * (double)va.x + m2 * (double)vb.x, m1 * u1 + m2 * u2, 8.0 * FLT_EPSILON);
     VX_ASSERT_NEAR(c.impulse, m1 * fabs(v1 - u1), 8.0 * FLT_EPSILON * 4.0);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 Test(solver, sensor_contact_changes_nothing)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_rigidbody ra = floating_body(1.0f, vx_vec3_make(3.0f, 0.0f, 0.0f), 1.0f);
     vx_rigidbody rb = floating_body(1.0f, vx_vec3_make(-3.0f, 0.0f, 0.0f), 1.0f);
     vx_entity a = vx_test_spawn_body(w, vx_vec3_zero(), NULL, &ra);
@@ -246,12 +246,12 @@ Test(solver, sensor_contact_changes_nothing)
     VX_ASSERT_VEC3_NEAR(vx_test_body(w, b)->velocity, -3.0f, 0.0f, 0.0f, 0.0);
     VX_ASSERT_VEC3_NEAR(vx_test_transform(w, a)->position, 0.0f, 0.0f, 0.0f, 0.0);
     VX_ASSERT_VEC3_NEAR(vx_test_transform(w, b)->position, 1.0f, 0.0f, 0.0f, 0.0);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 Test(solver, kinematic_pushes_dynamic_and_is_not_changed)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_rigidbody k = vx_rigidbody_kinematic();
     k.velocity = vx_vec3_make(2.0f, 0.0f, 0.0f);
     k.restitution = 0.5f;
@@ -267,12 +267,12 @@ Test(solver, kinematic_pushes_dynamic_and_is_not_changed)
     VX_ASSERT_VEC3_NEAR(vx_test_transform(w, a)->position, 0.0f, 0.0f, 0.0f, 0.0);
     /* B alone takes the whole correction: (0.1 - 0.01) * 0.4 / (1/4) * (1/4). */
     VX_ASSERT_NEAR(vx_test_transform(w, b)->position.x, 1.0 + 0.09 * 0.4, 1e-6);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 Test(solver, body_without_rigidbody_acts_static)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_rigidbody ball = floating_body(1.0f, vx_vec3_make(0.0f, -3.0f, 0.0f), 0.2f);
     vx_collider box = vx_collider_box(vx_vec3_make(5.0f, 1.0f, 5.0f));
     vx_entity a = vx_test_spawn_body(w, vx_vec3_zero(), NULL, &ball);
@@ -283,15 +283,15 @@ Test(solver, body_without_rigidbody_acts_static)
     VX_ASSERT_NEAR(c.impulse, 3.6, 1e-6);
     VX_ASSERT_NEAR(vx_test_transform(w, a)->position.y, (0.11 - 0.01) * 0.4, 1e-6);
     VX_ASSERT_VEC3_NEAR(vx_test_transform(w, ground)->position, 0.0f, -1.5f, 0.0f, 0.0);
-    cr_assert_null(vx_world_get(w, ground, VX_COMPONENT_RIGIDBODY));
-    vx_world_destroy(w);
+    cr_assert_null(vx_registry_get(w, ground, VX_COMPONENT_RIGIDBODY));
+    vx_registry_destroy(w);
 }
 
 /* A box resting on four coplanar contact points: the accumulated impulses,
  * whatever their split, sum to m |dv| and the box stops without bouncing. */
 Test(solver, several_contacts_share_one_stop)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_rigidbody box = floating_body(3.0f, vx_vec3_make(0.0f, -0.5f, 0.0f), 0.0f);
     vx_entity a = vx_test_spawn_body(w, vx_vec3_make(0.0f, 0.5f, 0.0f), NULL, &box);
     vx_rigidbody floor = vx_rigidbody_static();
@@ -303,7 +303,7 @@ Test(solver, several_contacts_share_one_stop)
         c.feature = i;
         cr_assert_eq(vx_contact_list_push(&list, &c), VX_OK);
     }
-    vx_physics_config cfg = vx_physics_config_default();
+    vx_world_def cfg = vx_world_def_default();
     vx_resolve_collisions(w, &list, &cfg);
 
     double total = 0.0;
@@ -314,13 +314,13 @@ Test(solver, several_contacts_share_one_stop)
     VX_ASSERT_NEAR(total, 3.0 * 0.5, 1e-6);
     VX_ASSERT_VEC3_NEAR(vx_test_body(w, a)->velocity, 0.0f, 0.0f, 0.0f, 1e-7);
     vx_contact_list_free(&list);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 /* Impulses add to what a contact already carries (a step sums substeps). */
 Test(solver, impulse_adds_to_the_contact)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_rigidbody ball = floating_body(1.0f, vx_vec3_make(0.0f, -2.0f, 0.0f), 0.0f);
     vx_entity a = vx_test_spawn_body(w, vx_vec3_zero(), NULL, &ball);
     vx_rigidbody floor = vx_rigidbody_static();
@@ -329,7 +329,7 @@ Test(solver, impulse_adds_to_the_contact)
     in.impulse = 0.25f;
     vx_contact c = resolve_one(w, in);
     VX_ASSERT_NEAR(c.impulse, 0.25 + 2.0, 1e-6);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 /* More contacts than the solver's stack buffer: a row of boxes each resting
@@ -337,7 +337,7 @@ Test(solver, impulse_adds_to_the_contact)
 Test(solver, many_contacts_all_resolved)
 {
     enum { N = 300 };
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_rigidbody floor = vx_rigidbody_static();
     floor.restitution = 1.0f; /* the bodies' 0.5 decides */
     vx_entity ground = vx_test_spawn_body(w, vx_vec3_zero(), NULL, &floor);
@@ -350,14 +350,14 @@ Test(solver, many_contacts_all_resolved)
         vx_contact c = make_contact(bodies[i], ground, vx_vec3_make(0.0f, -1.0f, 0.0f), 0.0f);
         cr_assert_eq(vx_contact_list_push(&list, &c), VX_OK);
     }
-    vx_physics_config cfg = vx_physics_config_default();
+    vx_world_def cfg = vx_world_def_default();
     vx_resolve_collisions(w, &list, &cfg);
     for (int i = 0; i < N; i++) {
         VX_ASSERT_VEC3_NEAR(vx_test_body(w, bodies[i])->velocity, 0.0f, 1.5f, 0.0f, 1e-6);
         VX_ASSERT_NEAR(list.items[i].impulse, (1.0 + (double)(i % 3)) * 4.5, 1e-5);
     }
     vx_contact_list_free(&list);
-    vx_world_destroy(w);
+    vx_registry_destroy(w);
 }
 
 /* Two 1 kg boxes stacked on a static floor, both moving down at 1 m/s, e = 0:
@@ -372,7 +372,7 @@ Test(solver, stacked_contacts_converge_with_iterations)
     const int passes[4] = {1, 2, 10, 60};
     for (int p = 0; p < 4; p++) {
         int n = passes[p];
-        vx_world *w = vx_test_physics_world();
+        vx_registry *w = vx_test_physics_world();
         vx_rigidbody floor = vx_rigidbody_static();
         vx_entity ground = vx_test_spawn_body(w, vx_vec3_zero(), NULL, &floor);
         vx_rigidbody box = floating_body(1.0f, vx_vec3_make(0.0f, -1.0f, 0.0f), 0.0f);
@@ -384,7 +384,7 @@ Test(solver, stacked_contacts_converge_with_iterations)
         vx_contact c2 = make_contact(lower, upper, vx_vec3_make(0.0f, 1.0f, 0.0f), 0.0f);
         cr_assert_eq(vx_contact_list_push(&list, &c1), VX_OK);
         cr_assert_eq(vx_contact_list_push(&list, &c2), VX_OK);
-        vx_physics_config cfg = vx_physics_config_default();
+        vx_world_def cfg = vx_world_def_default();
         cfg.iterations = n;
         vx_resolve_collisions(w, &list, &cfg);
 
@@ -397,6 +397,6 @@ Test(solver, stacked_contacts_converge_with_iterations)
         VX_ASSERT_NEAR(list.items[0].impulse, 2.0 - 2.0 * left, 1e-7);
         VX_ASSERT_NEAR(list.items[1].impulse, 1.0 - left, 1e-7);
         vx_contact_list_free(&list);
-        vx_world_destroy(w);
+        vx_registry_destroy(w);
     }
 }

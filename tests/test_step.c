@@ -11,7 +11,7 @@
 #define DROP_Y 5.0f /* ball centre at the start; the floor top is at y = 0 */
 
 typedef struct {
-    vx_world *world;
+    vx_registry *world;
     vx_entity ball;
     vx_entity floor;
 } drop_scene;
@@ -47,19 +47,19 @@ static const vx_contact *find_floor_contact(const vx_contact_list *report, const
 Test(step, spec_ball_falls_and_stays_above_floor)
 {
     drop_scene s = make_drop_scene();
-    vx_physics_config cfg = vx_physics_config_default();
-    vx_physics_scratch scratch;
-    vx_physics_scratch_init(&scratch);
+    vx_world_def cfg = vx_world_def_default();
+    vx_step_state state;
+    vx_step_state_init(&state);
     vx_contact_list report;
     vx_contact_list_init(&report);
-    for (int i = 0; i < 10; i++) cr_assert_eq(vx_physics_step(s.world, &cfg, &scratch, &report), VX_OK);
+    for (int i = 0; i < 10; i++) cr_assert_eq(vx_step(s.world, &cfg, &state, &report), VX_OK);
     float y = vx_test_transform(s.world, s.ball)->position.y;
     cr_assert_lt(y, DROP_Y);
     cr_assert_gt(y, -1.0f);
     cr_assert_eq(report.count, 0); /* still in the air */
     vx_contact_list_free(&report);
-    vx_physics_scratch_free(&scratch);
-    vx_world_destroy(s.world);
+    vx_step_state_free(&state);
+    vx_registry_destroy(s.world);
 }
 
 /* Drops the ball for 10 s with `substeps` per step and checks the bounce,
@@ -67,10 +67,10 @@ Test(step, spec_ball_falls_and_stays_above_floor)
 static void check_ball_drop(int substeps)
 {
     drop_scene s = make_drop_scene();
-    vx_physics_config cfg = vx_physics_config_default();
+    vx_world_def cfg = vx_world_def_default();
     cfg.substeps = substeps;
-    vx_physics_scratch scratch;
-    vx_physics_scratch_init(&scratch);
+    vx_step_state state;
+    vx_step_state_init(&state);
     vx_contact_list report;
     vx_contact_list_init(&report);
 
@@ -81,7 +81,7 @@ static void check_ball_drop(int substeps)
     float apex = -INFINITY, lowest = INFINITY;
     for (int k = 1; k <= 600; k++) {
         float vy_before = vx_test_body(s.world, s.ball)->velocity.y;
-        cr_assert_eq(vx_physics_step(s.world, &cfg, &scratch, &report), VX_OK);
+        cr_assert_eq(vx_step(s.world, &cfg, &state, &report), VX_OK);
         const vx_rigidbody *rb = vx_test_body(s.world, s.ball);
         const vx_transform *t = vx_test_transform(s.world, s.ball);
         lowest = fminf(lowest, t->position.y);
@@ -146,8 +146,8 @@ static void check_ball_drop(int substeps)
     VX_ASSERT_VEC3_NEAR(vx_test_transform(s.world, s.floor)->position, 0.0f, -1.0f, 0.0f, 0.0);
 
     vx_contact_list_free(&report);
-    vx_physics_scratch_free(&scratch);
-    vx_world_destroy(s.world);
+    vx_step_state_free(&state);
+    vx_registry_destroy(s.world);
 }
 
 Test(step, ball_drop_bounces_and_rests) { check_ball_drop(1); }
@@ -157,20 +157,20 @@ Test(step, ball_drop_with_four_substeps) { check_ball_drop(4); }
 /* With one substep a free body follows the spec's step bit for bit. */
 Test(step, one_substep_is_the_spec_step)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_collider shape = vx_collider_sphere(0.5f);
     vx_rigidbody rb = vx_rigidbody_dynamic(2.0f);
     rb.velocity = vx_vec3_make(1.5f, 2.0f, -0.5f);
     vx_entity e = vx_test_spawn_body(w, vx_vec3_make(0.25f, 3.0f, 1.0f), &shape, &rb);
-    vx_physics_config cfg = vx_physics_config_default();
-    vx_physics_scratch scratch;
-    vx_physics_scratch_init(&scratch);
+    vx_world_def cfg = vx_world_def_default();
+    vx_step_state state;
+    vx_step_state_init(&state);
     vx_contact_list report;
     vx_contact_list_init(&report);
 
     vx_vec3 v = rb.velocity, x = vx_vec3_make(0.25f, 3.0f, 1.0f);
     for (int k = 0; k < 120; k++) {
-        cr_assert_eq(vx_physics_step(w, &cfg, &scratch, &report), VX_OK);
+        cr_assert_eq(vx_step(w, &cfg, &state, &report), VX_OK);
         v = vx_vec3_add(v, vx_vec3_scale(vx_vec3_scale(cfg.gravity, 1.0f), cfg.fixed_dt));
         x = vx_vec3_add(x, vx_vec3_scale(v, cfg.fixed_dt));
         vx_vec3 pv = vx_test_body(w, e)->velocity, px = vx_test_transform(w, e)->position;
@@ -178,8 +178,8 @@ Test(step, one_substep_is_the_spec_step)
         cr_assert(px.x == x.x && px.y == x.y && px.z == x.z, "step %d position", k);
     }
     vx_contact_list_free(&report);
-    vx_physics_scratch_free(&scratch);
-    vx_world_destroy(w);
+    vx_step_state_free(&state);
+    vx_registry_destroy(w);
 }
 
 /* Substeps divide the step: a free fall with 4 substeps of dt/4 is the
@@ -187,51 +187,51 @@ Test(step, one_substep_is_the_spec_step)
  * n = 4k substeps at time t. */
 Test(step, substeps_divide_the_step)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_rigidbody rb = vx_rigidbody_dynamic(1.0f);
     vx_entity e = vx_test_spawn_body(w, vx_vec3_make(0.0f, 10.0f, 0.0f), NULL, &rb);
-    vx_physics_config cfg = vx_physics_config_default();
+    vx_world_def cfg = vx_world_def_default();
     cfg.substeps = 4;
-    vx_physics_scratch scratch;
-    vx_physics_scratch_init(&scratch);
+    vx_step_state state;
+    vx_step_state_init(&state);
     vx_contact_list report;
     vx_contact_list_init(&report);
-    for (int k = 0; k < 60; k++) cr_assert_eq(vx_physics_step(w, &cfg, &scratch, &report), VX_OK);
+    for (int k = 0; k < 60; k++) cr_assert_eq(vx_step(w, &cfg, &state, &report), VX_OK);
     double g = 9.81, t = 60.0 * (double)cfg.fixed_dt, n = 240.0;
     VX_ASSERT_NEAR(vx_test_body(w, e)->velocity.y, -g * t, 1e-4);
     VX_ASSERT_NEAR(vx_test_transform(w, e)->position.y, 10.0 - g * t * t * (1.0 + 1.0 / n) / 2.0, 1e-4);
     vx_contact_list_free(&report);
-    vx_physics_scratch_free(&scratch);
-    vx_world_destroy(w);
+    vx_step_state_free(&state);
+    vx_registry_destroy(w);
 }
 
 Test(step, invalid_substeps_rejected)
 {
-    vx_world *w = vx_test_physics_world();
-    vx_physics_config cfg = vx_physics_config_default();
+    vx_registry *w = vx_test_physics_world();
+    vx_world_def cfg = vx_world_def_default();
     cfg.substeps = 0;
-    vx_physics_scratch scratch;
-    vx_physics_scratch_init(&scratch);
+    vx_step_state state;
+    vx_step_state_init(&state);
     vx_contact_list report;
     vx_contact_list_init(&report);
-    cr_assert_eq(vx_physics_step(w, &cfg, &scratch, &report), VX_ERR_INVALID);
+    cr_assert_eq(vx_step(w, &cfg, &state, &report), VX_ERR_INVALID);
     /* a step of no time, negative or NaN time is no step either */
     const float bad_dt[3] = {0.0f, -0.01f, NAN};
     cfg.substeps = 1;
     for (int i = 0; i < 3; i++) {
         cfg.fixed_dt = bad_dt[i];
-        cr_assert_eq(vx_physics_step(w, &cfg, &scratch, &report), VX_ERR_INVALID);
+        cr_assert_eq(vx_step(w, &cfg, &state, &report), VX_ERR_INVALID);
     }
     vx_contact_list_free(&report);
-    vx_physics_scratch_free(&scratch);
-    vx_world_destroy(w);
+    vx_step_state_free(&state);
+    vx_registry_destroy(w);
 }
 
 /* The report is sorted by (entity_a, entity_b, feature), holds each point
  * once even when several substeps find it, and is cleared every step. */
 Test(step, report_sorted_merged_and_cleared)
 {
-    vx_world *w = vx_test_physics_world();
+    vx_registry *w = vx_test_physics_world();
     vx_collider floor_shape = vx_collider_box(vx_vec3_make(20.0f, 1.0f, 20.0f));
     vx_rigidbody floor_rb = vx_rigidbody_static();
     vx_entity floor = vx_test_spawn_body(w, vx_vec3_make(0.0f, -1.0f, 0.0f), &floor_shape, &floor_rb);
@@ -242,13 +242,13 @@ Test(step, report_sorted_merged_and_cleared)
         /* resting slightly inside the floor */
         balls[i] = vx_test_spawn_body(w, vx_vec3_make(3.0f * (float)i, 0.49f, 0.0f), &ball_shape, &rb);
     }
-    vx_physics_config cfg = vx_physics_config_default();
+    vx_world_def cfg = vx_world_def_default();
     cfg.substeps = 4;
-    vx_physics_scratch scratch;
-    vx_physics_scratch_init(&scratch);
+    vx_step_state state;
+    vx_step_state_init(&state);
     vx_contact_list report;
     vx_contact_list_init(&report);
-    cr_assert_eq(vx_physics_step(w, &cfg, &scratch, &report), VX_OK);
+    cr_assert_eq(vx_step(w, &cfg, &state, &report), VX_OK);
     cr_assert_eq(report.count, 3);
     for (size_t i = 0; i < 3; i++) {
         const vx_contact *c = &report.items[i];
@@ -260,9 +260,9 @@ Test(step, report_sorted_merged_and_cleared)
 
     /* Launched upwards, the balls leave the floor: the next report is empty. */
     for (int i = 0; i < 3; i++) vx_test_body(w, balls[i])->velocity = vx_vec3_make(0.0f, 5.0f, 0.0f);
-    cr_assert_eq(vx_physics_step(w, &cfg, &scratch, &report), VX_OK);
+    cr_assert_eq(vx_step(w, &cfg, &state, &report), VX_OK);
     cr_assert_eq(report.count, 0);
     vx_contact_list_free(&report);
-    vx_physics_scratch_free(&scratch);
-    vx_world_destroy(w);
+    vx_step_state_free(&state);
+    vx_registry_destroy(w);
 }

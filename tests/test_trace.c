@@ -272,33 +272,35 @@ Test(trace_float, frame_time_is_k_times_dt_rounded_once)
 
 Test(trace_snapshot, reads_transform_and_velocities_zero_without_rigidbody)
 {
-    vx_world *world = vx_world_create();
-    cr_assert_not_null(world);
-    cr_assert_eq(vx_physics_register_components(world), VX_OK);
-    vx_entity e[3];
-    for (int i = 0; i < 3; i++) cr_assert_eq(vx_world_spawn(world, &e[i]), VX_OK);
+    vx_world_def def = vx_world_def_default();
+    vx_world *physics = vx_world_create(&def, NULL);
+    cr_assert_not_null(physics);
+    vx_registry *world = vx_world_registry(physics);
+    vx_entity e[4];
+    for (int i = 0; i < 3; i++) cr_assert_eq(vx_registry_spawn(world, &e[i]), VX_OK);
+    e[3] = VX_ENTITY_NULL; /* not in the world */
 
     vx_transform t0 = vx_transform_from_position(vx_vec3_make(1.0f, 2.0f, 3.0f));
     vx_rigidbody rb0 = vx_rigidbody_dynamic(2.0f);
     rb0.velocity = vx_vec3_make(4.0f, 5.0f, 6.0f);
     rb0.angular_velocity = vx_vec3_make(-1.0f, 0.5f, 0.25f);
-    cr_assert_eq(vx_world_add(world, e[0], VX_COMPONENT_TRANSFORM, &t0), VX_OK);
-    cr_assert_eq(vx_world_add(world, e[0], VX_COMPONENT_RIGIDBODY, &rb0), VX_OK);
+    cr_assert_eq(vx_registry_add(world, e[0], VX_COMPONENT_TRANSFORM, &t0), VX_OK);
+    cr_assert_eq(vx_registry_add(world, e[0], VX_COMPONENT_RIGIDBODY, &rb0), VX_OK);
 
     vx_transform t1 = vx_transform_identity();
     t1.rotation = vx_quat_make(0.0f, 0.70710677f, 0.0f, 0.70710677f);
-    cr_assert_eq(vx_world_add(world, e[1], VX_COMPONENT_TRANSFORM, &t1), VX_OK);
+    cr_assert_eq(vx_registry_add(world, e[1], VX_COMPONENT_TRANSFORM, &t1), VX_OK);
     vx_collider c1 = vx_collider_sphere(0.5f);
-    cr_assert_eq(vx_world_add(world, e[1], VX_COMPONENT_COLLIDER, &c1), VX_OK);
+    cr_assert_eq(vx_registry_add(world, e[1], VX_COMPONENT_COLLIDER, &c1), VX_OK);
 
     vx_transform t2 = vx_transform_from_position(vx_vec3_make(0.0f, -1.0f, 0.0f));
     vx_rigidbody rb2 = vx_rigidbody_static();
-    cr_assert_eq(vx_world_add(world, e[2], VX_COMPONENT_TRANSFORM, &t2), VX_OK);
-    cr_assert_eq(vx_world_add(world, e[2], VX_COMPONENT_RIGIDBODY, &rb2), VX_OK);
+    cr_assert_eq(vx_registry_add(world, e[2], VX_COMPONENT_TRANSFORM, &t2), VX_OK);
+    cr_assert_eq(vx_registry_add(world, e[2], VX_COMPONENT_RIGIDBODY, &rb2), VX_OK);
 
-    vx_body_state states[3];
+    vx_body_state states[4];
     memset(states, 0xAB, sizeof states); /* garbage the snapshot must overwrite */
-    vx_trace_snapshot(world, e, 3, states);
+    vx_trace_snapshot(physics, e, 4, states);
 
     cr_assert(states[0].p.x == 1.0f && states[0].p.y == 2.0f && states[0].p.z == 3.0f);
     cr_assert(states[0].q.x == 0.0f && states[0].q.y == 0.0f && states[0].q.z == 0.0f && states[0].q.w == 1.0f);
@@ -312,12 +314,14 @@ Test(trace_snapshot, reads_transform_and_velocities_zero_without_rigidbody)
     cr_assert(states[2].p.y == -1.0f);
     cr_assert(states[2].v.x == 0.0f && states[2].v.y == 0.0f && states[2].v.z == 0.0f);
 
+    cr_assert(states[3].p.x == 0.0f && states[3].q.w == 1.0f && states[3].v.y == 0.0f, "not in the world: at rest");
+
     /* The snapshot reads the world as it is now. */
-    vx_transform *moved = vx_world_get(world, e[0], VX_COMPONENT_TRANSFORM);
+    vx_transform *moved = vx_registry_get(world, e[0], VX_COMPONENT_TRANSFORM);
     moved->position.y = 7.5f;
-    vx_trace_snapshot(world, e, 1, states);
+    vx_trace_snapshot(physics, e, 1, states);
     cr_assert(states[0].p.y == 7.5f);
-    vx_world_destroy(world);
+    vx_world_destroy(physics);
 }
 
 /* ---- CSV body trace ---- */

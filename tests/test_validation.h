@@ -21,8 +21,7 @@
 
 typedef struct {
     vx_scene scene;
-    vx_physics_scratch scratch;
-    vx_contact_list report; /* contacts of the last step */
+    const vx_contact_list *report; /* contacts of the last step */
     vx_body_state *start;   /* frame 0 */
     vx_body_state *now;     /* after the last step */
     int64_t steps_done;
@@ -44,17 +43,16 @@ static inline vx_validation *vx_validation_open(const char *name)
     vx_error err;
     vx_status st = vx_scene_load_file(path, &v->scene, &err);
     cr_assert_eq(st, VX_OK, "%s", err.message);
-    cr_assert_eq(v->scene.config.fixed_dt, 1.0f / 60.0f, "%s: dt %g", name, (double)v->scene.config.fixed_dt);
-    cr_assert_eq(v->scene.config.iterations, 10, "%s: iterations %d", name, v->scene.config.iterations);
-    cr_assert_eq(v->scene.config.substeps, 1, "%s: substeps %d", name, v->scene.config.substeps);
-    cr_assert_not(v->scene.config.sleeping, "%s: sleeping on", name);
+    cr_assert_eq(vx_world_get_def(v->scene.world)->fixed_dt, 1.0f / 60.0f, "%s: dt %g", name, (double)vx_world_get_def(v->scene.world)->fixed_dt);
+    cr_assert_eq(vx_world_get_def(v->scene.world)->iterations, 10, "%s: iterations %d", name, vx_world_get_def(v->scene.world)->iterations);
+    cr_assert_eq(vx_world_get_def(v->scene.world)->substeps, 1, "%s: substeps %d", name, vx_world_get_def(v->scene.world)->substeps);
+    cr_assert_not(vx_world_get_def(v->scene.world)->sleeping, "%s: sleeping on", name);
     size_t n = v->scene.entity_count;
     cr_assert_gt(n, 0, "%s: no entities", name);
     v->start = calloc(n, sizeof *v->start);
     v->now = calloc(n, sizeof *v->now);
     cr_assert(v->start && v->now);
-    vx_physics_scratch_init(&v->scratch);
-    vx_contact_list_init(&v->report);
+    v->report = vx_world_contacts(v->scene.world);
     vx_trace_snapshot(v->scene.world, v->scene.entities, n, v->start);
     memcpy(v->now, v->start, n * sizeof *v->now);
     return v;
@@ -63,8 +61,6 @@ static inline vx_validation *vx_validation_open(const char *name)
 static inline void vx_validation_fini(void)
 {
     vx_validation *v = &vx_validation_current;
-    vx_contact_list_free(&v->report);
-    vx_physics_scratch_free(&v->scratch);
     free(v->start);
     free(v->now);
     vx_scene_destroy(&v->scene);
@@ -79,9 +75,10 @@ static inline bool vx_validation_state_finite(const vx_body_state *s)
 /* One fixed step; then `now` holds the state and every number is checked finite. */
 static inline void vx_validation_step(vx_validation *v)
 {
-    vx_status st = vx_physics_step(v->scene.world, &v->scene.config, &v->scratch, &v->report);
+    vx_error err;
+    vx_status st = vx_world_step(v->scene.world, &err);
     v->steps_done++;
-    cr_assert_eq(st, VX_OK, "%s: step %lld failed with status %d", v->scene.name, (long long)v->steps_done, (int)st);
+    cr_assert_eq(st, VX_OK, "%s: step %lld: %s", v->scene.name, (long long)v->steps_done, err.message);
     vx_trace_snapshot(v->scene.world, v->scene.entities, v->scene.entity_count, v->now);
     for (size_t i = 0; i < v->scene.entity_count; i++)
         cr_assert(vx_validation_state_finite(&v->now[i]), "%s: entity %zu (%s) non-finite after step %lld",
@@ -91,7 +88,7 @@ static inline void vx_validation_step(vx_validation *v)
 /* Seconds simulated so far. */
 static inline double vx_validation_time(const vx_validation *v)
 {
-    return (double)v->steps_done * (double)v->scene.config.fixed_dt;
+    return (double)v->steps_done * (double)vx_world_get_def(v->scene.world)->fixed_dt;
 }
 
 /* Index of the entity called name (asserted to exist). */
@@ -105,21 +102,21 @@ static inline size_t vx_validation_entity(const vx_validation *v, const char *na
 
 static inline const vx_rigidbody *vx_validation_body(const vx_validation *v, size_t i)
 {
-    const vx_rigidbody *rb = vx_world_get_const(v->scene.world, v->scene.entities[i], VX_COMPONENT_RIGIDBODY);
+    const vx_rigidbody *rb = vx_registry_get_const(vx_world_registry_const(v->scene.world), v->scene.entities[i], VX_COMPONENT_RIGIDBODY);
     cr_assert_not_null(rb, "%s: entity %s has no rigid body", v->scene.name, v->scene.names[i]);
     return rb;
 }
 
 static inline const vx_collider *vx_validation_collider(const vx_validation *v, size_t i)
 {
-    const vx_collider *c = vx_world_get_const(v->scene.world, v->scene.entities[i], VX_COMPONENT_COLLIDER);
+    const vx_collider *c = vx_registry_get_const(vx_world_registry_const(v->scene.world), v->scene.entities[i], VX_COMPONENT_COLLIDER);
     cr_assert_not_null(c, "%s: entity %s has no collider", v->scene.name, v->scene.names[i]);
     return c;
 }
 
 static inline bool vx_validation_is_dynamic(const vx_validation *v, size_t i)
 {
-    const vx_rigidbody *rb = vx_world_get_const(v->scene.world, v->scene.entities[i], VX_COMPONENT_RIGIDBODY);
+    const vx_rigidbody *rb = vx_registry_get_const(vx_world_registry_const(v->scene.world), v->scene.entities[i], VX_COMPONENT_RIGIDBODY);
     return rb && rb->type == VX_BODY_DYNAMIC;
 }
 

@@ -17,7 +17,7 @@ Test(validation, tunnel_ball_stops_on_the_near_side_of_the_wall)
     size_t ball = vx_validation_entity(v, "ball"), wall = vx_validation_entity(v, "wall");
     float r = vx_validation_collider(v, ball)->radius;
     float near_face = v->start[wall].p.x - vx_validation_collider(v, wall)->half_extents.x;
-    cr_assert_gt(v->start[ball].v.x * (float)v->scene.config.fixed_dt, 10.0f * r, "not a tunnelling speed");
+    cr_assert_gt(v->start[ball].v.x * (float)vx_world_get_def(v->scene.world)->fixed_dt, 10.0f * r, "not a tunnelling speed");
     for (int64_t k = 0; k < v->scene.steps; k++) {
         vx_validation_step(v);
         float front = v->now[ball].p.x + r;
@@ -38,9 +38,9 @@ Test(validation, tunnel_box_stays_in_front_of_the_plate_and_the_skimmer_flies_fr
     vx_vec3 half = vx_validation_collider(v, box)->half_extents;
     vx_vec3 plate_half = vx_validation_collider(v, plate)->half_extents;
     float far_face = v->start[plate].p.x + plate_half.x;
-    float h = v->scene.config.fixed_dt;
+    float h = vx_world_get_def(v->scene.world)->fixed_dt;
     /* the skimmer's free flight, with the engine's float operations */
-    vx_vec3 fall = vx_vec3_scale(v->scene.config.gravity, 1.0f);
+    vx_vec3 fall = vx_vec3_scale(vx_world_get_def(v->scene.world)->gravity, 1.0f);
     vx_vec3 free_v = v->start[skimmer].v;
     for (int64_t k = 0; k < v->scene.steps; k++) {
         vx_validation_step(v);

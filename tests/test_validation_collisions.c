@@ -80,9 +80,9 @@ static void assert_everyone_collided(const vx_validation *v)
 Test(validation, momentum_is_conserved_to_float_precision)
 {
     vx_validation *v = vx_validation_open("validation/momentum");
-    cr_assert_eq(v->scene.config.gravity.x, 0.0f);
-    cr_assert_eq(v->scene.config.gravity.y, 0.0f);
-    cr_assert_eq(v->scene.config.gravity.z, 0.0f);
+    cr_assert_eq(vx_world_get_def(v->scene.world)->gravity.x, 0.0f);
+    cr_assert_eq(vx_world_get_def(v->scene.world)->gravity.y, 0.0f);
+    cr_assert_eq(vx_world_get_def(v->scene.world)->gravity.z, 0.0f);
     double scale;
     vx_vec3 p0 = total_momentum(v, v->start, &scale);
     /* relative to the sum of |m v| (the total itself could cancel to near 0) */
@@ -91,7 +91,7 @@ Test(validation, momentum_is_conserved_to_float_precision)
     size_t contact_steps = 0;
     for (int k = 0; k < 300; k++) {
         vx_validation_step(v);
-        contact_steps += v->report.count > 0;
+        contact_steps += v->report->count > 0;
         double d = vx_validation_distance(total_momentum(v, v->now, NULL), p0) / scale;
         if (d > worst) {
             worst = d;

@@ -34,7 +34,7 @@ Test(validation, mixed_pile_settles_without_falling_through, .timeout = 60)
     double highest = floor_top;
     for (size_t i = 0; i < v->scene.entity_count; i++)
         if (vx_validation_is_dynamic(v, i)) highest = fmax(highest, (double)v->start[i].p.y);
-    double g = (double)vx_vec3_length(v->scene.config.gravity);
+    double g = (double)vx_vec3_length(vx_world_get_def(v->scene.world)->gravity);
     double explosion_speed = EXPLOSION_FACTOR * sqrt(2.0 * g * (highest - floor_top));
 
     double lowest = 1e30, widest = 0.0, fastest = 0.0;

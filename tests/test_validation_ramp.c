@@ -26,13 +26,13 @@ static ramp_geometry ramp_of(const vx_validation *v, size_t ramp, size_t body)
     ramp_geometry r;
     vx_quat q = v->start[ramp].q;
     r.normal = vx_quat_rotate(q, vx_vec3_make(0, 1, 0));
-    vx_vec3 up = vx_vec3_normalize(vx_vec3_neg(v->scene.config.gravity));
+    vx_vec3 up = vx_vec3_normalize(vx_vec3_neg(vx_world_get_def(v->scene.world)->gravity));
     r.cos_t = (double)vx_vec3_dot(r.normal, up);
     r.sin_t = sqrt(1.0 - r.cos_t * r.cos_t);
     /* the slope direction: gravity with its normal part removed */
     vx_vec3 along = vx_vec3_sub(vx_vec3_neg(up), vx_vec3_scale(r.normal, vx_vec3_dot(vx_vec3_neg(up), r.normal)));
     r.downhill = vx_vec3_normalize(along);
-    r.g = (double)vx_vec3_length(v->scene.config.gravity);
+    r.g = (double)vx_vec3_length(vx_world_get_def(v->scene.world)->gravity);
     r.friction = sqrt((double)vx_validation_body(v, ramp)->friction * (double)vx_validation_body(v, body)->friction);
     cr_assert(fabs(r.sin_t - sin(20.0 * VX_PI / 180.0)) < 1e-5, "the ramp is not at 20 degrees: sin %g", r.sin_t);
     return r;

@@ -24,7 +24,7 @@ typedef struct {
 
 typedef uint32_t vx_component_type; /* 0 .. VX_MAX_COMPONENT_TYPES-1 */
 
-typedef struct vx_world vx_world;
+typedef struct vx_registry vx_registry;
 
 /* Position and orientation; every simulated entity has one. */
 typedef struct {
@@ -38,46 +38,46 @@ vx_transform vx_transform_from_position(vx_vec3 position);
 bool vx_entity_equal(vx_entity a, vx_entity b);
 
 /* NULL when out of memory. */
-vx_world *vx_world_create(void);
-void vx_world_destroy(vx_world *world);
+vx_registry *vx_registry_create(void);
+void vx_registry_destroy(vx_registry *registry);
 
 /* Declares component type `type` holding values of `size` bytes. Fails with
  * VX_ERR_INVALID if type is out of range, already registered or size is 0. */
-vx_status vx_world_register_component(vx_world *world, vx_component_type type, size_t size);
-bool vx_world_has_component_type(const vx_world *world, vx_component_type type);
+vx_status vx_registry_register_component(vx_registry *registry, vx_component_type type, size_t size);
+bool vx_registry_has_component_type(const vx_registry *registry, vx_component_type type);
 
 /* New entity (reusing a freed slot with a bumped generation). */
-vx_status vx_world_spawn(vx_world *world, vx_entity *out);
+vx_status vx_registry_spawn(vx_registry *registry, vx_entity *out);
 /* Removes the entity and all its components; false if e is stale or invalid. */
-bool vx_world_despawn(vx_world *world, vx_entity e);
-bool vx_world_is_alive(const vx_world *world, vx_entity e);
-size_t vx_world_entity_count(const vx_world *world);
+bool vx_registry_despawn(vx_registry *registry, vx_entity e);
+bool vx_registry_is_alive(const vx_registry *registry, vx_entity e);
+size_t vx_registry_entity_count(const vx_registry *registry);
 
 /* Adds (or overwrites) e's component of `type`, copying `size` bytes from value.
  * VX_ERR_INVALID for a stale entity or an unregistered type. */
-vx_status vx_world_add(vx_world *world, vx_entity e, vx_component_type type, const void *value);
+vx_status vx_registry_add(vx_registry *registry, vx_entity e, vx_component_type type, const void *value);
 /* Pointer to e's component of `type` (valid until the next add/remove of that
  * type), or NULL if e is stale or has none. */
-void *vx_world_get(vx_world *world, vx_entity e, vx_component_type type);
-const void *vx_world_get_const(const vx_world *world, vx_entity e, vx_component_type type);
-bool vx_world_has(const vx_world *world, vx_entity e, vx_component_type type);
+void *vx_registry_get(vx_registry *registry, vx_entity e, vx_component_type type);
+const void *vx_registry_get_const(const vx_registry *registry, vx_entity e, vx_component_type type);
+bool vx_registry_has(const vx_registry *registry, vx_entity e, vx_component_type type);
 /* false if e is stale or has no such component. */
-bool vx_world_remove(vx_world *world, vx_entity e, vx_component_type type);
+bool vx_registry_remove(vx_registry *registry, vx_entity e, vx_component_type type);
 /* A number that changes whenever an entity is spawned or despawned or a
  * component type registered, or a component added (not overwritten) or
- * removed, and that no other world ever has: while it stays the same, the
- * pointers vx_world_get returned stay valid and every query finds the same
+ * removed, and that no other registry ever has: while it stays the same, the
+ * pointers vx_registry_get returned stay valid and every query finds the same
  * entities in the same order. */
-uint64_t vx_world_layout(const vx_world *world);
+uint64_t vx_registry_layout(const vx_registry *registry);
 /* Number of entities that have a component of `type`. */
-size_t vx_world_component_count(const vx_world *world, vx_component_type type);
+size_t vx_registry_component_count(const vx_registry *registry, vx_component_type type);
 
 /* Iterates the entities that have every listed component type. It walks the
  * dense array of the smallest set, so the order is that set's dense order
  * (insertion order while nothing is removed). Do not add or remove components
  * of the queried types while iterating. */
 typedef struct {
-    vx_world *world;
+    vx_registry *registry;
     vx_component_type types[VX_QUERY_MAX_TYPES];
     size_t type_count;
     size_t driver;        /* index in types of the smallest set */
@@ -88,7 +88,7 @@ typedef struct {
 
 /* type_count in 1..VX_QUERY_MAX_TYPES, every type registered (else
  * VX_ERR_INVALID). */
-vx_status vx_query_begin(vx_query *q, vx_world *world, const vx_component_type *types, size_t type_count);
+vx_status vx_query_begin(vx_query *q, vx_registry *registry, const vx_component_type *types, size_t type_count);
 /* Advances to the next match; false when done. */
 bool vx_query_next(vx_query *q);
 /* Component i (in the order given to begin) of the current entity. */

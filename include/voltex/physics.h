@@ -12,17 +12,19 @@
 
 #include "voltex/ecs.h"
 #include "voltex/error.h"
+#include "voltex/limits.h"
 #include "voltex/math.h"
 
 /* Component type ids the physics module uses in a world. */
 enum {
     VX_COMPONENT_TRANSFORM = 0, /* vx_transform */
     VX_COMPONENT_COLLIDER = 1,  /* vx_collider */
-    VX_COMPONENT_RIGIDBODY = 2  /* vx_rigidbody */
+    VX_COMPONENT_RIGIDBODY = 2, /* vx_rigidbody */
+    VX_COMPONENT_USER = 3       /* the first type free for a program's own components */
 };
 
 /* Registers the three physics component types in world. */
-vx_status vx_physics_register_components(vx_world *world);
+vx_status vx_physics_register_components(vx_registry *registry);
 
 /* ---- collider ---- */
 typedef enum { VX_SHAPE_SPHERE = 0, VX_SHAPE_BOX = 1, VX_SHAPE_CAPSULE = 2 } vx_shape_type;
@@ -100,7 +102,7 @@ vx_status vx_contact_list_reserve(vx_contact_list *list, size_t capacity);
 void vx_contact_list_sort(vx_contact_list *list);
 
 /* ---- configuration ---- */
-/* The broad phase of vx_physics_step (scene key solver.broadphase: "tree" or
+/* The broad phase of vx_step (scene key solver.broadphase: "tree" or
  * "bvh"). Both find the same pairs, so traces do not depend on the kind. */
 typedef enum {
     VX_BROADPHASE_BVH = 0,         /* the design spec's median-split BVH, rebuilt every substep */
@@ -136,44 +138,16 @@ typedef struct {
     float speculative_distance;  /* m: contacts are made this far before touching */
     vx_broadphase_kind broadphase;
     vx_solver_order order;
-} vx_physics_config;
+} vx_world_def;
 
 /* gravity (0,-9.81,0), fixed_dt 1/60, iterations 10, substeps 1, warm starting
  * on, sleeping off, contact reuse on, 1 thread, restitution threshold 1 m/s, slop 0.01,
  * percent 0.4, 3 position iterations, max correction 0.2 m, speculative
  * distance 0.02 m, the dynamic tree broad phase (src/physics/config.c says
  * why), the sequential solver order. */
-vx_physics_config vx_physics_config_default(void);
+vx_world_def vx_world_def_default(void);
 
-/* The step's private state between steps: the gathered bodies, the broad
- * and narrow phase buffers, the contact cache (last step's impulses, for warm
- * starting) and the solver's arrays. Defined in src/physics/step.c. */
-struct vx_step_state;
-
-/* Reusable buffers of the step and the state it carries from one step to the
- * next (no global state). Keep one per world for the whole run. */
-typedef struct {
-    struct vx_step_state *state; /* created by the first step, freed by vx_physics_scratch_free */
-    bool profile;                /* vx_physics_profile: time the stages of every step */
-} vx_physics_scratch;
-
-void vx_physics_scratch_init(vx_physics_scratch *s);
-void vx_physics_scratch_free(vx_physics_scratch *s);
-
-/* One fixed step of config->fixed_dt: the bodies are gathered from the world
- * once, then per substep: velocities (gravity, damping), detection
- * (speculative manifolds), the contact solver (warm started, friction,
- * restitution), positions and orientations, position correction; the
- * result is written back at the end. report (cleared first) receives the
- * contact points of the step with the end-of-step geometry, those with
- * depth > 0 or a normal impulse > 0 (sensors: impulse 0), impulses summed
- * over substeps, sorted. VX_ERR_INVALID if config->substeps < 1 or
- * fixed_dt is not a positive number, VX_ERR_NOMEM if a buffer cannot grow
- * (the world is then left as it was). */
-vx_status vx_physics_step(vx_world *world, const vx_physics_config *config, vx_physics_scratch *scratch,
-                          vx_contact_list *report);
-
-/* Sleeping (config->sleeping): a dynamic body whose speed stays under
+/* Sleeping (def.sleeping): a dynamic body whose speed stays under
  * 0.05 m/s and 2 degrees/s for 0.5 s is still; an island (dynamic bodies
  * linked by touching contacts) falls asleep when all its bodies are still
  * and none has can_sleep false. A sleeping body is not integrated, solved or
@@ -184,7 +158,7 @@ vx_status vx_physics_step(vx_world *world, const vx_physics_config *config, vx_p
  * sleeping body's pose, velocity or type in the world between steps (the
  * step notices the difference: there is no wake function to call). */
 
-/* Wall time of the stages of the last vx_physics_step, in seconds (all 0
+/* Wall time of the stages of a step, in seconds (all 0
  * unless profiling is on): broad phase (and the wake pass of sleeping
  * islands), narrow phase, solver (setup, warm start, velocity and position
  * passes, cache and report), integration (velocities, inertia, poses) and
@@ -195,16 +169,6 @@ typedef struct {
     double solver;
     double integrate;
     double other;
-} vx_physics_stage_times;
-
-/* Profiling on or off (off after vx_physics_scratch_init): when on, every
- * step reads CLOCK_MONOTONIC between its stages. Results never depend on it. */
-void vx_physics_profile(vx_physics_scratch *scratch, bool on);
-/* The stage times of the last step (zero before the first or when off). */
-vx_physics_stage_times vx_physics_stage_times_last(const vx_physics_scratch *scratch);
-
-/* Dynamic bodies that were awake at the end of the last step (every dynamic
- * body when sleeping is off; 0 before the first step). */
-size_t vx_physics_awake_count(const vx_physics_scratch *scratch);
+} vx_stage_times;
 
 #endif

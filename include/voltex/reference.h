@@ -1,6 +1,6 @@
 /* The design spec's pipeline (Phase 5-1 and 5-2), stage by stage: the
- * axis-aligned narrow phase, detection over a world, semi-implicit Euler and
- * impulse response with Baumgarte correction. vx_physics_step is the
+ * axis-aligned narrow phase, detection over a registry of components, semi-implicit Euler and
+ * impulse response with Baumgarte correction. vx_step is the
  * engine's step; these functions are kept as the specification's reference,
  * tested against it, and not included by voltex.h. */
 #ifndef VOLTEX_REFERENCE_H
@@ -37,12 +37,12 @@ bool vx_box_vs_box(vx_vec3 pos_a, vx_vec3 half_a, vx_vec3 pos_b, vx_vec3 half_b,
 /* Broad and narrow phase over every entity with transform and collider
  * (no rigidbody = static). Static-static pairs are skipped. out is cleared,
  * then filled in (entity_a, entity_b, feature) order with impulse 0. */
-vx_status vx_detect_collisions(vx_world *world, vx_contact_list *out);
+vx_status vx_detect_collisions(vx_registry *registry, vx_contact_list *out);
 /* Semi-implicit Euler over dt: v += g * gravity_scale * dt, then x += v * dt.
  * Static bodies are untouched; kinematic bodies move at their velocity. */
-void vx_integrate(vx_world *world, const vx_physics_config *config, float dt);
+void vx_integrate(vx_registry *registry, const vx_world_def *config, float dt);
 /* Impulse response with restitution (smaller of the pair) and Baumgarte
  * position correction; adds the applied normal impulse to each contact. */
-void vx_resolve_collisions(vx_world *world, vx_contact_list *contacts, const vx_physics_config *config);
+void vx_resolve_collisions(vx_registry *registry, vx_contact_list *contacts, const vx_world_def *config);
 
 #endif

@@ -13,7 +13,7 @@ vx_vec3 vx_inertia_box(float mass, vx_vec3 half_extents);
 vx_vec3 vx_inertia_capsule(float mass, float radius, float half_height);
 
 /* R diag(inv_inertia_body) R^T for orientation q. */
-vx_mat3 vx_world_inverse_inertia(vx_quat q, vx_vec3 inv_inertia_body);
+vx_mat3 vx_inertia_world_inverse(vx_quat q, vx_vec3 inv_inertia_body);
 
 /* Advances a freely rotating body by dt: orientation *q and world angular
  * velocity *w, including the gyroscopic term. Implicit midpoint on the

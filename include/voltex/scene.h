@@ -9,14 +9,14 @@
 #include "voltex/ecs.h"
 #include "voltex/error.h"
 #include "voltex/physics.h"
+#include "voltex/world.h"
 
 #define VX_SCENE_DEFAULT_STEPS 600
 #define VX_SCENE_MAX_STEPS 1000000000LL /* keeps step counts and times well inside float/int ranges */
 
 typedef struct {
     char *name;                /* scene "name", else the file name without .json */
-    vx_world *world;           /* physics components registered */
-    vx_physics_config config;  /* gravity, dt (fixed_dt) and the "solver" object */
+    vx_world *world;           /* its def: gravity, dt (fixed_dt) and the "solver" object */
     int64_t steps;             /* scene "steps", else VX_SCENE_DEFAULT_STEPS */
     size_t entity_count;
     vx_entity *entities;       /* entities[i] is scene entity i; entities[i].index == i */
@@ -38,7 +38,7 @@ void vx_scene_destroy(vx_scene *scene);
  * value (4, 0.5, true, "colored"); a value that is not JSON is taken as a
  * string, so order=colored works too. The same checks as in a file; on
  * failure config is unchanged and err says "SOURCE: solver.KEY: ...". */
-vx_status vx_scene_set_solver(vx_physics_config *config, const char *key, const char *value, const char *source,
+vx_status vx_scene_set_solver(vx_world_def *config, const char *key, const char *value, const char *source,
                               vx_error *err);
 
 #endif

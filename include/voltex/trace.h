@@ -12,6 +12,7 @@
 #include "voltex/error.h"
 #include "voltex/math.h"
 #include "voltex/physics.h"
+#include "voltex/world.h"
 
 #define VX_BODY_CSV_HEADER "frame,time,entity,name,px,py,pz,qx,qy,qz,qw,vx,vy,vz,wx,wy,wz"
 #define VX_CONTACT_CSV_HEADER \
@@ -29,17 +30,9 @@ typedef struct {
     const char *const *names;   /* names[i] of entity i */
 } vx_trace_info;
 
-/* State of one entity at a frame, world frame. */
-typedef struct {
-    vx_vec3 p;
-    vx_quat q;
-    vx_vec3 v;
-    vx_vec3 w;
-} vx_body_state;
-
-/* Fills states[i] for entities[i]: transform, and the rigid body's velocities
- * (0 when it has none). */
-void vx_trace_snapshot(vx_world *world, const vx_entity *entities, size_t count, vx_body_state *states);
+/* Fills states[i] for entities[i] (vx_body_get_state; an entity not in the
+ * world reads as the identity at rest). */
+void vx_trace_snapshot(const vx_world *world, const vx_entity *entities, size_t count, vx_body_state *states);
 
 /* time of frame k: k * dt, as the float that is printed. */
 float vx_trace_frame_time(int64_t frame, float dt);

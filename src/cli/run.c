@@ -19,7 +19,6 @@ typedef struct {
     const vx_cli_options *opt;
     vx_scene scene;
     bool scene_loaded;
-    vx_physics_config config;
     int64_t steps;
     vx_trace_info info;
     vx_golden *golden;
@@ -30,8 +29,6 @@ typedef struct {
     bool body_open;    /* the body writer began: end it */
     bool contact_open; /* the contact writer began: end it */
     vx_body_state *states;
-    vx_contact_list report;
-    vx_physics_scratch scratch;
     vx_cli_progress progress;
     vx_cli_stats stats;
     bool reader_gone; /* an output's reader went away (EPIPE): end quietly */
@@ -142,8 +139,6 @@ static void session_free(vx_cli_session *s)
     s->golden = NULL;
     free(s->states);
     s->states = NULL;
-    vx_contact_list_free(&s->report);
-    vx_physics_scratch_free(&s->scratch);
     if (s->scene_loaded) vx_scene_destroy(&s->scene);
     s->scene_loaded = false;
 }
@@ -159,9 +154,11 @@ static int prepare(vx_cli_session *s)
         return VX_EXIT_USAGE;
     }
     s->scene_loaded = true;
+    vx_world *world = s->scene.world;
+    vx_world_set_profiling(world, opt->stats); /* timing only: results are the same */
 
     /* Precedence: command line, then the scene (whose loader applies the defaults). */
-    s->config = s->scene.config;
+    vx_world_def def = *vx_world_get_def(world);
     for (int i = 0; i < opt->solver_setting_count; i++) {
         const char *setting = opt->solver_settings[i];
         size_t key_length = strcspn(setting, "=");
@@ -173,18 +170,22 @@ static int prepare(vx_cli_session *s)
             fail(s, "--solver: %s is not a solver setting: use --%s", key, key);
             return VX_EXIT_USAGE;
         }
-        if (vx_scene_set_solver(&s->config, key, setting + strcspn(setting, "=") + 1, "--solver", &err) != VX_OK) {
+        if (vx_scene_set_solver(&def, key, setting + strcspn(setting, "=") + 1, "--solver", &err) != VX_OK) {
             fail(s, "%s", err.message);
             return VX_EXIT_USAGE;
         }
     }
-    if (opt->dt_set) s->config.fixed_dt = opt->dt;
-    if (opt->threads_set) s->config.threads = opt->threads;
-    if (opt->order_set) s->config.order = opt->order;
+    if (opt->dt_set) def.fixed_dt = opt->dt;
+    if (opt->threads_set) def.threads = opt->threads;
+    if (opt->order_set) def.order = opt->order;
+    if (vx_world_set_def(world, &def, &err) != VX_OK) {
+        fail(s, "%s", err.message);
+        return VX_EXIT_USAGE;
+    }
     s->steps = opt->steps_set ? opt->steps : s->scene.steps;
 
     s->info.scene_name = s->scene.name;
-    s->info.dt = s->config.fixed_dt;
+    s->info.dt = def.fixed_dt;
     s->info.steps = s->steps;
     s->info.entity_count = s->scene.entity_count;
     s->info.names = (const char *const *)s->scene.names;
@@ -234,25 +235,18 @@ static int take_snapshot(vx_cli_session *s, int64_t frame)
     return VX_EXIT_NONFINITE;
 }
 
-static const char *step_failure(vx_status st)
-{
-    switch (st) {
-    case VX_ERR_NOMEM: return "out of memory";
-    case VX_ERR_INVALID: return "invalid engine settings";
-    case VX_ERR_UNSUPPORTED: return "not supported by the engine";
-    default: return "the engine failed";
-    }
-}
-
 /* The loop: frame 0, then steps 1..N; -1 when every step ran, else the exit code. */
 static int simulate(vx_cli_session *s)
 {
     const int64_t every = s->opt->every;
+    vx_world *world = s->scene.world;
+    const vx_contact_list *contacts = vx_world_contacts(world); /* empty before the first step */
     int code = take_snapshot(s, 0);
-    if (code < 0) code = timed_emit_frame(s, 0, &s->report); /* the report is empty: no contacts before a step */
+    if (code < 0) code = timed_emit_frame(s, 0, contacts);
     for (int64_t k = 1; code < 0 && k <= s->steps; k++) {
         double started = vx_cli_now();
-        vx_status st = vx_physics_step(s->scene.world, &s->config, &s->scratch, &s->report);
+        vx_error err;
+        vx_status st = vx_world_step(world, &err);
         double step_seconds = vx_cli_now() - started;
         if (st == VX_ERR_NONFINITE) {
             /* The engine noticed first: name the entity if the state shows it. */
@@ -261,12 +255,12 @@ static int simulate(vx_cli_session *s)
             return VX_EXIT_NONFINITE;
         }
         if (st != VX_OK) {
-            fail(s, "step %" PRId64 ": %s", k, step_failure(st));
+            fail(s, "step %" PRId64 ": %s", k, err.message);
             return VX_EXIT_USAGE;
         }
-        vx_cli_stats_step(&s->stats, s->report.count, step_seconds);
+        vx_cli_stats_step(&s->stats, contacts->count, step_seconds);
         if (s->opt->stats) {
-            vx_physics_stage_times t = vx_physics_stage_times_last(&s->scratch);
+            vx_stage_times t = vx_world_stage_times(world);
             vx_cli_stats_stage(&s->stats, VX_CLI_STAGE_BROAD_PHASE, t.broad);
             vx_cli_stats_stage(&s->stats, VX_CLI_STAGE_NARROW_PHASE, t.narrow);
             vx_cli_stats_stage(&s->stats, VX_CLI_STAGE_SOLVER, t.solver);
@@ -274,7 +268,7 @@ static int simulate(vx_cli_session *s)
             vx_cli_stats_stage(&s->stats, VX_CLI_STAGE_OTHER, t.other);
         }
         code = take_snapshot(s, k);
-        if (code < 0 && (k % every == 0 || k == s->steps)) code = timed_emit_frame(s, k, &s->report);
+        if (code < 0 && (k % every == 0 || k == s->steps)) code = timed_emit_frame(s, k, contacts);
         vx_cli_progress_update(&s->progress, k);
     }
     return code;
@@ -285,9 +279,6 @@ int vx_cli_run(const vx_cli_options *opt)
     vx_cli_session s;
     memset(&s, 0, sizeof s);
     s.opt = opt;
-    vx_contact_list_init(&s.report);
-    vx_physics_scratch_init(&s.scratch);
-    vx_physics_profile(&s.scratch, opt->stats); /* timing only: results are the same */
     vx_cli_progress_init(&s.progress, true, false, 0); /* silent until the run starts */
 
     int code = prepare(&s);
@@ -298,7 +289,7 @@ int vx_cli_run(const vx_cli_options *opt)
 
     bool trace_on_stdout = (s.body_out.file && s.body_out.is_stdout) || (s.contact_out.file && s.contact_out.is_stdout);
     vx_cli_progress_init(&s.progress, opt->quiet, trace_on_stdout, s.steps);
-    vx_cli_stats_start(&s.stats, &s.scene, &s.config);
+    vx_cli_stats_start(&s.stats, &s.scene, vx_world_get_def(s.scene.world));
     code = simulate(&s);
     vx_cli_stats_stop(&s.stats);
     vx_cli_stats_finish(&s.stats, s.states, s.scene.entity_count);

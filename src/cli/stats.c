@@ -18,7 +18,7 @@
 static const char *const stage_names[VX_CLI_STAGE_COUNT] = {"broad phase", "narrow phase", "solver",
                                                             "integration", "other",       "trace"};
 
-void vx_cli_stats_start(vx_cli_stats *s, const vx_scene *scene, const vx_physics_config *config)
+void vx_cli_stats_start(vx_cli_stats *s, const vx_scene *scene, const vx_world_def *config)
 {
     memset(s, 0, sizeof *s);
     s->config = *config;
@@ -27,7 +27,7 @@ void vx_cli_stats_start(vx_cli_stats *s, const vx_scene *scene, const vx_physics
     s->sample_rng = 0x9e3779b97f4a7c15u;
     s->trace_bytes = 0;
     for (size_t i = 0; i < scene->entity_count; i++) {
-        const vx_rigidbody *rb = vx_world_get_const(scene->world, scene->entities[i], VX_COMPONENT_RIGIDBODY);
+        const vx_rigidbody *rb = vx_registry_get_const(vx_world_registry_const(scene->world), scene->entities[i], VX_COMPONENT_RIGIDBODY);
         if (rb && rb->type == VX_BODY_DYNAMIC) s->dynamic++;
     }
     size_t n = s->dynamic ? s->dynamic : 1u;
@@ -37,9 +37,9 @@ void vx_cli_stats_start(vx_cli_stats *s, const vx_scene *scene, const vx_physics
     if (s->displacement_known) {
         size_t k = 0;
         for (size_t i = 0; i < scene->entity_count; i++) {
-            const vx_rigidbody *rb = vx_world_get_const(scene->world, scene->entities[i], VX_COMPONENT_RIGIDBODY);
+            const vx_rigidbody *rb = vx_registry_get_const(vx_world_registry_const(scene->world), scene->entities[i], VX_COMPONENT_RIGIDBODY);
             if (!rb || rb->type != VX_BODY_DYNAMIC) continue;
-            const vx_transform *t = vx_world_get_const(scene->world, scene->entities[i], VX_COMPONENT_TRANSFORM);
+            const vx_transform *t = vx_registry_get_const(vx_world_registry_const(scene->world), scene->entities[i], VX_COMPONENT_TRANSFORM);
             s->dynamic_entities[k] = i;
             s->start_positions[k] = t ? t->position : vx_vec3_make(0.0f, 0.0f, 0.0f);
             k++;
@@ -93,7 +93,7 @@ void vx_cli_stats_step(vx_cli_stats *s, size_t contact_count, double step_second
     add_sample(s, (float)ms);
 }
 
-/* run.c passes the step's own stage times (vx_physics_stage_times_last) after
+/* run.c passes the step's own stage times (vx_step_stage_times) after
  * every step and the trace time around every frame. */
 void vx_cli_stats_stage(vx_cli_stats *s, vx_cli_stage stage, double seconds)
 {
@@ -151,7 +151,7 @@ void vx_cli_stats_print(const vx_cli_stats *s, FILE *out)
             "voltex-sim: bodies %zu (%zu dynamic), steps %lld, wall %.3f s, %.4g ms/step, %.0f steps/s, "
             "%.2f contacts/step\n",
             s->bodies, s->dynamic, (long long)s->steps, s->wall, ms_per_step, steps_per_s, contacts_per_step);
-    const vx_physics_config *c = &s->config;
+    const vx_world_def *c = &s->config;
     fprintf(out,
             "voltex-sim: solver: order %s, threads %d, iterations %d, substeps %d, position iterations %d, "
             "sleeping %s, contact reuse %s\n",

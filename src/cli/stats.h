@@ -8,7 +8,7 @@
  *   voltex-sim: trace 1.2 MB, 310.5 MB/s
  *
  * The first line's wall time and ms/step cover the whole loop (steps and
- * trace); "step ms" times the physics step alone (vx_physics_step, one
+ * trace); "step ms" times the physics step alone (vx_step, one
  * sample per step): median, nearest-rank 95th percentile, mean and max.
  * "stage ms/step" is the time of each stage summed over the run divided by
  * the steps; a stage nobody measured is listed as not measured. Max
@@ -42,7 +42,7 @@ typedef enum {
 } vx_cli_stage;
 
 typedef struct {
-    vx_physics_config config; /* the settings the run used */
+    vx_world_def config; /* the settings the run used */
     size_t bodies;      /* entities in the scene */
     size_t dynamic;     /* of which dynamic rigid bodies */
     int64_t steps;      /* steps done */
@@ -73,11 +73,11 @@ typedef struct {
 
 /* Counts bodies, records the dynamic bodies' start positions and the settings
  * of the run (config: the scene's with the command line's). */
-void vx_cli_stats_start(vx_cli_stats *s, const vx_scene *scene, const vx_physics_config *config);
-/* One step: its contacts and the seconds vx_physics_step took. */
+void vx_cli_stats_start(vx_cli_stats *s, const vx_scene *scene, const vx_world_def *config);
+/* One step: its contacts and the seconds vx_step took. */
 void vx_cli_stats_step(vx_cli_stats *s, size_t contact_count, double step_seconds);
 /* Adds seconds spent in a stage (the trace stage is measured by the CLI,
- * the others by the step: vx_physics_profile). */
+ * the others by the step: vx_step_profile). */
 void vx_cli_stats_stage(vx_cli_stats *s, vx_cli_stage stage, double seconds);
 /* Adds the bytes written so far to file when it is a regular file; otherwise
  * the trace size becomes unknown. Call before the file is closed. */

@@ -16,11 +16,9 @@
 #include <stddef.h>
 
 #include "voltex/error.h"
+#include "voltex/limits.h"
 
 typedef struct vx_thread_pool vx_thread_pool;
-
-/* the most threads a pool has (the scene format's limit of solver.threads too) */
-#define VX_MAX_THREADS 256
 
 typedef void (*vx_parallel_fn)(void *ctx, int thread, int threads);
 

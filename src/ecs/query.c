@@ -2,18 +2,18 @@
  * that every other queried set also holds. */
 #include <string.h>
 
-#include "ecs/world_internal.h"
+#include "ecs/registry_internal.h"
 
-vx_status vx_query_begin(vx_query *q, vx_world *world, const vx_component_type *types, size_t type_count)
+vx_status vx_query_begin(vx_query *q, vx_registry *registry, const vx_component_type *types, size_t type_count)
 {
     if (!q) return VX_ERR_INVALID;
     /* A failed begin leaves a query that yields nothing. */
     memset(q, 0, sizeof *q);
     q->entity = VX_ENTITY_NULL;
-    if (!world || !types || type_count == 0u || type_count > VX_QUERY_MAX_TYPES) return VX_ERR_INVALID;
+    if (!registry || !types || type_count == 0u || type_count > VX_QUERY_MAX_TYPES) return VX_ERR_INVALID;
     size_t smallest = SIZE_MAX;
     for (size_t i = 0; i < type_count; i++) {
-        const vx_sparse_set *set = vx_world_set(world, types[i]);
+        const vx_sparse_set *set = vx_registry_set(registry, types[i]);
         if (!set) return VX_ERR_INVALID;
         /* Strictly smaller: ties go to the first listed type. */
         if (set->count < smallest) {
@@ -23,14 +23,14 @@ vx_status vx_query_begin(vx_query *q, vx_world *world, const vx_component_type *
     }
     memcpy(q->types, types, type_count * sizeof *types);
     q->type_count = type_count;
-    q->world = world;
+    q->registry = registry;
     return VX_OK;
 }
 
 bool vx_query_next(vx_query *q)
 {
-    if (!q || !q->world) return false;
-    const vx_sparse_set *driver = vx_world_set(q->world, q->types[q->driver]);
+    if (!q || !q->registry) return false;
+    const vx_sparse_set *driver = vx_registry_set(q->registry, q->types[q->driver]);
     while (q->cursor < driver->count) {
         size_t slot = q->cursor++;
         vx_entity e = driver->dense[slot];
@@ -39,7 +39,7 @@ bool vx_query_next(vx_query *q)
             if (i == q->driver) {
                 q->components[i] = vx_sparse_set_value_at(driver, slot);
             } else {
-                q->components[i] = vx_sparse_set_find(vx_world_set(q->world, q->types[i]), e.index);
+                q->components[i] = vx_sparse_set_find(vx_registry_set(q->registry, q->types[i]), e.index);
                 all = q->components[i] != NULL;
             }
         }

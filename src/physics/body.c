@@ -5,13 +5,13 @@
 
 #include "voltex/physics.h"
 
-vx_status vx_physics_register_components(vx_world *world)
+vx_status vx_physics_register_components(vx_registry *registry)
 {
-    vx_status st = vx_world_register_component(world, VX_COMPONENT_TRANSFORM, sizeof(vx_transform));
+    vx_status st = vx_registry_register_component(registry, VX_COMPONENT_TRANSFORM, sizeof(vx_transform));
     if (st != VX_OK) return st;
-    st = vx_world_register_component(world, VX_COMPONENT_COLLIDER, sizeof(vx_collider));
+    st = vx_registry_register_component(registry, VX_COMPONENT_COLLIDER, sizeof(vx_collider));
     if (st != VX_OK) return st;
-    return vx_world_register_component(world, VX_COMPONENT_RIGIDBODY, sizeof(vx_rigidbody));
+    return vx_registry_register_component(registry, VX_COMPONENT_RIGIDBODY, sizeof(vx_rigidbody));
 }
 
 vx_collider vx_collider_sphere(float radius)

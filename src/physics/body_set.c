@@ -1,4 +1,4 @@
-/* The step's bodies (body_set.h): gathered from the world and scattered back,
+/* The step's bodies (body_set.h): gathered from the registry and scattered back,
  * and integrated with semi-implicit Euler, velocities first (before the
  * contact solver), positions after it. */
 #include "physics/body_set.h"
@@ -148,17 +148,17 @@ static void fill_range(void *arg, size_t begin, size_t end)
 
 /* The query over the world: the records of every entity with a transform
  * and a collider or a rigid body, sorted by entity index. */
-static vx_status find_records(vx_body_set *b, vx_world *world)
+static vx_status find_records(vx_body_set *b, vx_registry *registry)
 {
     b->record_count = 0;
     b->records_layout = 0;
-    if (!vx_world_has_component_type(world, VX_COMPONENT_TRANSFORM)) return VX_OK;
+    if (!vx_registry_has_component_type(registry, VX_COMPONENT_TRANSFORM)) return VX_OK;
     const vx_component_type types[1] = {VX_COMPONENT_TRANSFORM};
     vx_query q;
-    vx_status st = vx_query_begin(&q, world, types, 1);
+    vx_status st = vx_query_begin(&q, registry, types, 1);
     if (st != VX_OK) return st;
-    bool has_colliders = vx_world_has_component_type(world, VX_COMPONENT_COLLIDER);
-    bool has_bodies = vx_world_has_component_type(world, VX_COMPONENT_RIGIDBODY);
+    bool has_colliders = vx_registry_has_component_type(registry, VX_COMPONENT_COLLIDER);
+    bool has_bodies = vx_registry_has_component_type(registry, VX_COMPONENT_RIGIDBODY);
 
     size_t n = 0;
     bool sorted = true;
@@ -167,8 +167,8 @@ static vx_status find_records(vx_body_set *b, vx_world *world)
         memset(&r, 0, sizeof r);
         r.entity = q.entity;
         r.transform = vx_query_get(&q, 0);
-        r.collider = has_colliders ? vx_world_get(world, q.entity, VX_COMPONENT_COLLIDER) : NULL;
-        r.rigidbody = has_bodies ? vx_world_get(world, q.entity, VX_COMPONENT_RIGIDBODY) : NULL;
+        r.collider = has_colliders ? vx_registry_get(registry, q.entity, VX_COMPONENT_COLLIDER) : NULL;
+        r.rigidbody = has_bodies ? vx_registry_get(registry, q.entity, VX_COMPONENT_RIGIDBODY) : NULL;
         if (!r.collider && !r.rigidbody) continue;
         if (n > 0 && ((gather_record *)b->records)[n - 1].entity.index > r.entity.index) sorted = false;
         st = push_record(b, n, &r);
@@ -179,15 +179,15 @@ static vx_status find_records(vx_body_set *b, vx_world *world)
      * components were removed and added again. */
     if (!sorted) qsort(b->records, n, sizeof(gather_record), compare_records);
     b->record_count = n;
-    b->records_layout = vx_world_layout(world);
+    b->records_layout = vx_registry_layout(registry);
     return VX_OK;
 }
 
-vx_status vx_body_set_gather(vx_body_set *b, vx_world *world, vx_vec3 gravity, vx_thread_pool *pool)
+vx_status vx_body_set_gather(vx_body_set *b, vx_registry *registry, vx_vec3 gravity, vx_thread_pool *pool)
 {
     b->count = 0;
     vx_status st = VX_OK;
-    if (b->records_layout == 0u || b->records_layout != vx_world_layout(world)) st = find_records(b, world);
+    if (b->records_layout == 0u || b->records_layout != vx_registry_layout(registry)) st = find_records(b, registry);
     if (st != VX_OK) return st;
     size_t n = b->record_count;
     st = reserve_bodies(b, n);
@@ -227,7 +227,7 @@ void vx_body_set_update_mass_of(vx_body_set *b, size_t i)
 {
     const vx_body_info *info = &b->info[i];
     if (info->motion != VX_MOTION_DYNAMIC || !info->rotates || !info->has_collider) return;
-    b->mass[i].inv_inertia = vx_world_inverse_inertia(b->pose[i].q, info->inv_inertia);
+    b->mass[i].inv_inertia = vx_inertia_world_inverse(b->pose[i].q, info->inv_inertia);
 }
 
 /* 1 / (1 + h c): implicit damping, stable for any h and c >= 0 (Box2D). */

@@ -1,7 +1,7 @@
 /* The step's bodies in contiguous arrays (private to the physics module).
  *
- * vx_physics_step gathers every entity with a transform and a collider or a
- * rigid body from the world once per step, in entity index order, into these
+ * vx_step gathers every entity with a transform and a collider or a
+ * rigid body from the registry once per step, in entity index order, into these
  * arrays; the stages work on them by slot number and nothing else touches the
  * ECS until the scatter at the end of the step. The arrays are split by how
  * hot they are: the velocities are read and written by every constraint row,
@@ -78,7 +78,7 @@ typedef struct {
     vx_body_mass *mass;
     vx_body_info *info;
     /* gather's scratch: the entities found, in entity order; they are
-     * found again only when the world's layout (vx_world_layout) is not
+     * found again only when the registry's layout (vx_registry_layout) is not
      * records_layout (0: never found) */
     void *records;
     size_t record_capacity;
@@ -89,12 +89,12 @@ typedef struct {
 void vx_body_set_init(vx_body_set *b);
 void vx_body_set_free(vx_body_set *b);
 
-/* Fills b from the world (cleared first): every entity with a transform and
+/* Fills b from the registry (cleared first): every entity with a transform and
  * a collider or a rigid body, in entity index order. gravity is the config's.
  * The entities (and their component pointers) are looked up again only when
- * the world's layout changed since the last gather: a step of a world whose
+ * the registry's layout changed since the last gather: a step of a registry whose
  * entities stay the same reads the components through the pointers it has. */
-vx_status vx_body_set_gather(vx_body_set *b, vx_world *world, vx_vec3 gravity, vx_thread_pool *pool);
+vx_status vx_body_set_gather(vx_body_set *b, vx_registry *registry, vx_vec3 gravity, vx_thread_pool *pool);
 /* Writes poses and velocities of the moving bodies back into the world:
  * dynamic bodies get pose and velocities, kinematic bodies their pose;
  * static and sleeping bodies are never written. Both split the bodies

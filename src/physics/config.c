@@ -28,9 +28,9 @@
  * on every bench scene (README, "Broad phase") */
 #define VX_BROADPHASE VX_BROADPHASE_DYNAMIC_TREE
 
-vx_physics_config vx_physics_config_default(void)
+vx_world_def vx_world_def_default(void)
 {
-    vx_physics_config c;
+    vx_world_def c;
     memset(&c, 0, sizeof c);
     c.gravity = vx_vec3_make(0.0f, VX_GRAVITY_Y, 0.0f);
     c.fixed_dt = VX_FIXED_DT;

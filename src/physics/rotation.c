@@ -405,7 +405,7 @@ vx_vec3 vx_inertia_capsule(float mass, float radius, float half_height)
 
 /* M = R diag(d) R^T. Only the upper triangle is computed and mirrored, so the
  * result is symmetric bit for bit. */
-vx_mat3 vx_world_inverse_inertia(vx_quat q, vx_vec3 inv_inertia_body)
+vx_mat3 vx_inertia_world_inverse(vx_quat q, vx_vec3 inv_inertia_body)
 {
     vx_mat3 r = vx_mat3_from_quat(q);
     float d[3] = {inv_inertia_body.x, inv_inertia_body.y, inv_inertia_body.z};

@@ -136,7 +136,7 @@ static bool unchanged_from_outside(const vx_sleep_record *r, const vx_body_set *
            is_zero(bodies->velocity[i].v) && is_zero(bodies->velocity[i].w) && is_zero(info->rigidbody->angular_velocity);
 }
 
-vx_status vx_sleep_begin_step(vx_sleep_state *s, vx_body_set *bodies, const vx_physics_config *config)
+vx_status vx_sleep_begin_step(vx_sleep_state *s, vx_body_set *bodies, const vx_world_def *config)
 {
     uint32_t now = ++s->step;
     if (now == 0u) now = ++s->step; /* seen == 0 means never */
@@ -404,7 +404,7 @@ static size_t count_awake(const vx_sleep_state *s, const vx_body_set *bodies, bo
     return n;
 }
 
-vx_status vx_sleep_end_step(vx_sleep_state *s, vx_body_set *bodies, const vx_physics_config *config,
+vx_status vx_sleep_end_step(vx_sleep_state *s, vx_body_set *bodies, const vx_world_def *config,
                             vx_contact_list *report)
 {
     if (!config->sleeping) {

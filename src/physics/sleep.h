@@ -89,7 +89,7 @@ void vx_sleep_free(vx_sleep_state *s);
 /* After the gather: records of new, changed and gone entities, wakes for
  * changes from outside, then every body's asleep flag (all false when
  * config->sleeping is off, which wakes everything). */
-vx_status vx_sleep_begin_step(vx_sleep_state *s, vx_body_set *bodies, const vx_physics_config *config);
+vx_status vx_sleep_begin_step(vx_sleep_state *s, vx_body_set *bodies, const vx_world_def *config);
 
 /* At the start of the step (after vx_sleep_begin_step): every island wakes
  * (a static body they may rest on was moved by the world). */
@@ -109,7 +109,7 @@ vx_status vx_sleep_unstash_cache(vx_sleep_state *s, vx_contact_cache *cache);
 /* At the end of the step, before the scatter: the frozen pairs' points of
  * the last report join report (sorted), then still times, islands, and the
  * islands that fall asleep (their velocities set to 0 for the scatter). */
-vx_status vx_sleep_end_step(vx_sleep_state *s, vx_body_set *bodies, const vx_physics_config *config,
+vx_status vx_sleep_end_step(vx_sleep_state *s, vx_body_set *bodies, const vx_world_def *config,
                             vx_contact_list *report);
 
 #endif

@@ -43,9 +43,10 @@
 #include "physics/step_counts.h"
 #include "physics/step_tuning.h"
 #include "physics/thread_choice.h"
+#include "physics/step.h"
 #include "voltex/physics.h"
 
-struct vx_step_state {
+struct vx_step_stages {
     vx_body_set bodies;
     vx_body_broadphase broadphase;
     vx_sleep_state sleep;
@@ -58,11 +59,11 @@ struct vx_step_state {
     vx_thread_choice choice; /* whether this step uses it (thread_choice.h) */
     vx_thread_pool *active;  /* pool or NULL: this step's threads */
     vx_step_tuning tuning;
-    /* profiling (vx_physics_profile): stage seconds of the current step, and
+    /* profiling (vx_step_profile): stage seconds of the current step, and
      * the clock reading the next lap is measured from */
     bool profile;
     double lap_start;
-    vx_physics_stage_times times;
+    vx_stage_times times;
 };
 
 typedef enum { STAGE_BROAD, STAGE_NARROW, STAGE_SOLVER, STAGE_INTEGRATE, STAGE_OTHER } step_stage;
@@ -76,7 +77,7 @@ static double monotonic_seconds(void)
 
 /* The time since the last lap goes to stage (profiling only: reads the
  * clock, never touches the simulation). */
-static void lap(struct vx_step_state *st, step_stage stage)
+static void lap(struct vx_step_stages *st, step_stage stage)
 {
     if (!st->profile) return;
     double now = monotonic_seconds();
@@ -92,42 +93,42 @@ static void lap(struct vx_step_state *st, step_stage stage)
     }
 }
 
-void vx_physics_scratch_init(vx_physics_scratch *s)
+void vx_step_state_init(vx_step_state *state)
 {
-    s->state = NULL;
-    s->profile = false;
+    state->stages = NULL;
+    state->profile = false;
 }
 
-void vx_physics_profile(vx_physics_scratch *scratch, bool on) { scratch->profile = on; }
+void vx_step_profile(vx_step_state *state, bool on) { state->profile = on; }
 
-vx_physics_stage_times vx_physics_stage_times_last(const vx_physics_scratch *scratch)
+vx_stage_times vx_step_stage_times(const vx_step_state *state)
 {
-    vx_physics_stage_times t;
+    vx_stage_times t;
     memset(&t, 0, sizeof t);
-    if (scratch->state && scratch->state->profile) t = scratch->state->times;
+    if (state->stages && state->stages->profile) t = state->stages->times;
     return t;
 }
 
-void vx_physics_scratch_free(vx_physics_scratch *s)
+void vx_step_state_free(vx_step_state *state)
 {
-    if (s->state) {
-        vx_body_set_free(&s->state->bodies);
-        vx_body_broadphase_free(&s->state->broadphase);
-        vx_sleep_free(&s->state->sleep);
-        vx_narrow_phase_free(&s->state->narrow);
-        vx_contact_solver_free(&s->state->solver);
-        vx_contact_cache_free(&s->state->cache);
-        vx_ccd_scratch_free(&s->state->ccd);
-        vx_thread_pool_destroy(s->state->pool);
-        free(s->state);
-        s->state = NULL;
-    }
+    struct vx_step_stages *st = state->stages;
+    if (!st) return;
+    vx_body_set_free(&st->bodies);
+    vx_body_broadphase_free(&st->broadphase);
+    vx_sleep_free(&st->sleep);
+    vx_narrow_phase_free(&st->narrow);
+    vx_contact_solver_free(&st->solver);
+    vx_contact_cache_free(&st->cache);
+    vx_ccd_scratch_free(&st->ccd);
+    vx_thread_pool_destroy(st->pool);
+    free(st);
+    state->stages = NULL;
 }
 
-static vx_status ensure_state(vx_physics_scratch *scratch)
+static vx_status ensure_stages(vx_step_state *state)
 {
-    if (scratch->state) return VX_OK;
-    struct vx_step_state *st = calloc(1u, sizeof *st);
+    if (state->stages) return VX_OK;
+    struct vx_step_stages *st = calloc(1u, sizeof *st);
     if (!st) return VX_ERR_NOMEM;
     vx_body_set_init(&st->bodies);
     vx_body_broadphase_init(&st->broadphase);
@@ -137,7 +138,7 @@ static vx_status ensure_state(vx_physics_scratch *scratch)
     vx_contact_cache_init(&st->cache);
     vx_ccd_scratch_init(&st->ccd);
     st->tuning = vx_step_tuning_default();
-    scratch->state = st;
+    state->stages = st;
     return VX_OK;
 }
 
@@ -153,14 +154,14 @@ vx_step_tuning vx_step_tuning_default(void)
     return t;
 }
 
-vx_step_tuning *vx_physics_tuning(vx_physics_scratch *scratch)
+vx_step_tuning *vx_step_tuning_of(vx_step_state *state)
 {
-    return ensure_state(scratch) == VX_OK ? &scratch->state->tuning : NULL;
+    return ensure_stages(state) == VX_OK ? &state->stages->tuning : NULL;
 }
 
 /* The pool for config->threads threads (vx_parallel_threads: no more than
  * the machine's processors), kept from step to step. */
-static vx_status ensure_pool(struct vx_step_state *st, int threads)
+static vx_status ensure_pool(struct vx_step_stages *st, int threads)
 {
     threads = vx_parallel_threads(threads, st->tuning.max_threads);
     if (threads <= 1) {
@@ -181,7 +182,7 @@ static vx_status ensure_pool(struct vx_step_state *st, int threads)
 /* The first velocity stage of a step, then broad phase, wake pass, narrow
  * phase and contact set-up for a solver substep of h; detection looks ahead
  * over `lookahead` seconds (h with one substep, the whole step otherwise). */
-static vx_status detect_and_prepare(struct vx_step_state *st, const vx_physics_config *config, float h,
+static vx_status detect_and_prepare(struct vx_step_stages *st, const vx_world_def *config, float h,
                                     float lookahead, vx_broadphase_pair_list **pairs_out)
 {
     vx_body_set *bodies = &st->bodies;
@@ -209,7 +210,7 @@ static vx_status detect_and_prepare(struct vx_step_state *st, const vx_physics_c
 
 /* The cache is rewritten from this step's constraints: sleeping pairs, which
  * have none, keep their entries aside meanwhile. */
-static vx_status store_cache(struct vx_step_state *st)
+static vx_status store_cache(struct vx_step_stages *st)
 {
     vx_status s = vx_sleep_stash_cache(&st->sleep, &st->bodies, &st->cache);
     if (s == VX_OK) s = vx_contact_solver_store(&st->solver, &st->bodies, &st->cache);
@@ -217,7 +218,7 @@ static vx_status store_cache(struct vx_step_state *st)
     return s;
 }
 
-static vx_status substep(struct vx_step_state *st, const vx_physics_config *config, float h,
+static vx_status substep(struct vx_step_stages *st, const vx_world_def *config, float h,
                          vx_contact_list *points)
 {
     vx_body_set *bodies = &st->bodies;
@@ -249,7 +250,7 @@ static vx_status substep(struct vx_step_state *st, const vx_physics_config *conf
 /* velocity passes without push-out after each substep's positions (Box2D v3) */
 #define VX_SUBSTEP_RELAX_ITERATIONS 1
 
-static vx_status substepped(struct vx_step_state *st, const vx_physics_config *config, float h,
+static vx_status substepped(struct vx_step_stages *st, const vx_world_def *config, float h,
                             vx_contact_list *report)
 {
     vx_body_set *bodies = &st->bodies;
@@ -284,75 +285,74 @@ static vx_status substepped(struct vx_step_state *st, const vx_physics_config *c
     return s;
 }
 
-vx_status vx_physics_step(vx_world *world, const vx_physics_config *config, vx_physics_scratch *scratch,
-                          vx_contact_list *report)
+vx_status vx_step(vx_registry *registry, const vx_world_def *config, vx_step_state *state, vx_contact_list *report)
 {
     vx_contact_list_clear(report);
     if (config->substeps < 1 || !(config->fixed_dt > 0.0f) || !isfinite(config->fixed_dt)) return VX_ERR_INVALID;
-    vx_status st = ensure_state(scratch);
+    vx_status st = ensure_stages(state);
     if (st != VX_OK) return st;
-    struct vx_step_state *state = scratch->state;
-    state->profile = scratch->profile;
-    memset(&state->times, 0, sizeof state->times);
-    if (state->profile) state->lap_start = monotonic_seconds();
-    st = ensure_pool(state, config->threads);
+    struct vx_step_stages *stages = state->stages;
+    stages->profile = state->profile;
+    memset(&stages->times, 0, sizeof stages->times);
+    if (stages->profile) stages->lap_start = monotonic_seconds();
+    st = ensure_pool(stages, config->threads);
     if (st != VX_OK) return st;
-    double step_start = state->pool ? monotonic_seconds() : 0.0;
-    vx_thread_pool_set_grain(state->pool, state->tuning.grain);
-    state->active = state->pool && vx_thread_choice_begin(&state->choice, state->tuning.always_threads) ? state->pool
+    double step_start = stages->pool ? monotonic_seconds() : 0.0;
+    vx_thread_pool_set_grain(stages->pool, stages->tuning.grain);
+    stages->active = stages->pool && vx_thread_choice_begin(&stages->choice, stages->tuning.always_threads) ? stages->pool
                                                                                                         : NULL;
-    state->solver.pool = state->active;
-    state->solver.order.tuning = state->tuning.order;
-    state->solver.reuse_separations = state->tuning.reuse_separations;
-    state->broadphase.pool = state->active;
-    state->solver.colored = config->order == VX_SOLVER_ORDER_COLORED;
-    st = vx_body_set_gather(&state->bodies, world, config->gravity, state->active);
+    stages->solver.pool = stages->active;
+    stages->solver.order.tuning = stages->tuning.order;
+    stages->solver.reuse_separations = stages->tuning.reuse_separations;
+    stages->broadphase.pool = stages->active;
+    stages->solver.colored = config->order == VX_SOLVER_ORDER_COLORED;
+    st = vx_body_set_gather(&stages->bodies, registry, config->gravity, stages->active);
     if (st != VX_OK) return st;
-    memset(&state->counts, 0, sizeof state->counts);
-    uint64_t flow_runs = state->solver.flow.runs;
+    memset(&stages->counts, 0, sizeof stages->counts);
+    uint64_t flow_runs = stages->solver.flow.runs;
     float h = config->fixed_dt / (float)config->substeps; /* exactly fixed_dt for one substep */
     bool statics_moved = false;
-    st = vx_sleep_begin_step(&state->sleep, &state->bodies, config);
+    st = vx_sleep_begin_step(&stages->sleep, &stages->bodies, config);
     if (st == VX_OK)
-        st = vx_body_broadphase_sync(&state->broadphase, &state->bodies, config->broadphase,
+        st = vx_body_broadphase_sync(&stages->broadphase, &stages->bodies, config->broadphase,
                                      config->speculative_distance, config->substeps > 1 ? config->fixed_dt : h,
                                      &statics_moved);
     if (st != VX_OK) return st;
-    if (statics_moved) vx_sleep_wake_all(&state->sleep, &state->bodies);
+    if (statics_moved) vx_sleep_wake_all(&stages->sleep, &stages->bodies);
 
     if (config->substeps == 1)
-        st = substep(state, config, h, report); /* already sorted: nothing to merge */
+        st = substep(stages, config, h, report); /* already sorted: nothing to merge */
     else
-        st = substepped(state, config, h, report);
+        st = substepped(stages, config, h, report);
     if (st != VX_OK) {
         vx_contact_list_clear(report);
         return st;
     }
-    st = vx_sleep_end_step(&state->sleep, &state->bodies, config, report);
+    st = vx_sleep_end_step(&stages->sleep, &stages->bodies, config, report);
     if (st != VX_OK) {
         vx_contact_list_clear(report);
         return st;
     }
-    vx_body_set_scatter(&state->bodies, state->active);
-    lap(state, STAGE_OTHER);
-    if (state->pool) vx_thread_choice_end(&state->choice, monotonic_seconds() - step_start);
-    state->counts.bodies = state->bodies.count;
-    state->counts.threads = vx_thread_pool_size(state->active);
-    state->counts.awake = state->sleep.awake_count;
-    state->counts.asleep = state->sleep.asleep_count;
-    state->counts.flow_sweeps = (size_t)(state->solver.flow.runs - flow_runs);
+    vx_body_set_scatter(&stages->bodies, stages->active);
+    lap(stages, STAGE_OTHER);
+    if (stages->pool) vx_thread_choice_end(&stages->choice, monotonic_seconds() - step_start);
+    stages->counts.bodies = stages->bodies.count;
+    stages->counts.threads = vx_thread_pool_size(stages->active);
+    stages->counts.awake = stages->sleep.awake_count;
+    stages->counts.asleep = stages->sleep.asleep_count;
+    stages->counts.flow_sweeps = (size_t)(stages->solver.flow.runs - flow_runs);
     return VX_OK;
 }
 
-size_t vx_physics_awake_count(const vx_physics_scratch *scratch)
+size_t vx_step_awake_count(const vx_step_state *state)
 {
-    return scratch->state ? scratch->state->sleep.awake_count : 0u;
+    return state->stages ? state->stages->sleep.awake_count : 0u;
 }
 
-vx_step_counts vx_physics_step_counts(const vx_physics_scratch *scratch)
+vx_step_counts vx_step_counts_last(const vx_step_state *state)
 {
     vx_step_counts c;
     memset(&c, 0, sizeof c);
-    if (scratch->state) c = scratch->state->counts;
+    if (state->stages) c = state->stages->counts;
     return c;
 }

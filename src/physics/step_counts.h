@@ -1,11 +1,12 @@
-/* What the last vx_physics_step did, counted (private to the physics module;
+/* What the last vx_step did, counted (private to the physics module;
  * for tests and measurements: the public API only has
- * vx_physics_awake_count). */
+ * vx_step_awake_count). */
 #ifndef VOLTEX_PHYSICS_STEP_COUNTS_H
 #define VOLTEX_PHYSICS_STEP_COUNTS_H
 
 #include <stddef.h>
 
+#include "physics/step.h"
 #include "voltex/physics.h"
 
 typedef struct {
@@ -21,6 +22,6 @@ typedef struct {
 } vx_step_counts;
 
 /* All zero before the first step. */
-vx_step_counts vx_physics_step_counts(const vx_physics_scratch *scratch);
+vx_step_counts vx_step_counts_last(const vx_step_state *state);
 
 #endif

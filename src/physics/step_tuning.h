@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "physics/solver/solve_order.h"
+#include "physics/step.h"
 #include "voltex/physics.h"
 
 typedef struct {
@@ -32,6 +33,6 @@ vx_step_tuning vx_step_tuning_default(void);
 
 /* The tuning of scratch's step state, made if need be (NULL when out of
  * memory); the next steps use it. */
-vx_step_tuning *vx_physics_tuning(vx_physics_scratch *scratch);
+vx_step_tuning *vx_step_tuning_of(vx_step_state *state);
 
 #endif

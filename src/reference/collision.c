@@ -1,4 +1,4 @@
-/* Collision detection over a world (design spec Phase 5-1, detect_collisions):
+/* Collision detection over a registry (design spec Phase 5-1, detect_collisions):
  * gather every entity with a transform and a collider, broad phase with a
  * BVH over their bounds, narrow phase on each candidate pair by shape. */
 #include "physics/collision/bvh.h"
@@ -34,9 +34,9 @@ static void scratch_free(detect_scratch *s)
     vx_pair_list_free(&s->pairs);
 }
 
-static vx_status gather_bodies(vx_world *world, detect_scratch *s)
+static vx_status gather_bodies(vx_registry *registry, detect_scratch *s)
 {
-    size_t capacity = vx_world_component_count(world, VX_COMPONENT_COLLIDER);
+    size_t capacity = vx_registry_component_count(registry, VX_COMPONENT_COLLIDER);
     if (capacity == 0) return VX_OK;
     s->bodies = calloc(capacity, sizeof *s->bodies);
     s->entries = calloc(capacity, sizeof *s->entries);
@@ -44,13 +44,13 @@ static vx_status gather_bodies(vx_world *world, detect_scratch *s)
 
     const vx_component_type types[2] = {VX_COMPONENT_TRANSFORM, VX_COMPONENT_COLLIDER};
     vx_query q;
-    vx_status st = vx_query_begin(&q, world, types, 2);
+    vx_status st = vx_query_begin(&q, registry, types, 2);
     if (st != VX_OK) return st;
     uint32_t max_index = 0;
     while (vx_query_next(&q) && s->body_count < capacity) {
         const vx_transform *t = vx_query_get(&q, 0);
         const vx_collider *c = vx_query_get(&q, 1);
-        const vx_rigidbody *rb = vx_world_get_const(world, q.entity, VX_COMPONENT_RIGIDBODY);
+        const vx_rigidbody *rb = vx_registry_get_const(registry, q.entity, VX_COMPONENT_RIGIDBODY);
         body_info *b = &s->bodies[s->body_count];
         b->entity = q.entity;
         b->position = t->position;
@@ -122,12 +122,12 @@ static vx_status find_contacts(detect_scratch *s, vx_contact_list *out)
     return VX_OK;
 }
 
-vx_status vx_detect_collisions(vx_world *world, vx_contact_list *out)
+vx_status vx_detect_collisions(vx_registry *registry, vx_contact_list *out)
 {
     vx_contact_list_clear(out);
-    /* A world without the physics components has nothing to collide. */
-    if (!vx_world_has_component_type(world, VX_COMPONENT_TRANSFORM) ||
-        !vx_world_has_component_type(world, VX_COMPONENT_COLLIDER))
+    /* A registry without the physics components has nothing to collide. */
+    if (!vx_registry_has_component_type(registry, VX_COMPONENT_TRANSFORM) ||
+        !vx_registry_has_component_type(registry, VX_COMPONENT_COLLIDER))
         return VX_OK;
 
     detect_scratch s;
@@ -135,7 +135,7 @@ vx_status vx_detect_collisions(vx_world *world, vx_contact_list *out)
     vx_bvh_init(&s.bvh);
     vx_pair_list_init(&s.pairs);
 
-    vx_status st = gather_bodies(world, &s);
+    vx_status st = gather_bodies(registry, &s);
     if (st == VX_OK && s.body_count > 1) {
         st = vx_bvh_build(&s.bvh, s.entries, s.body_count);
         if (st == VX_OK) st = vx_bvh_query_pairs(&s.bvh, &s.pairs);

@@ -40,11 +40,11 @@ static void integrate_kinematic(vx_transform *t, const vx_rigidbody *rb, float d
         t->rotation = integrate_rotation(t->rotation, rb->angular_velocity, dt);
 }
 
-void vx_integrate(vx_world *world, const vx_physics_config *config, float dt)
+void vx_integrate(vx_registry *registry, const vx_world_def *config, float dt)
 {
     const vx_component_type types[2] = {VX_COMPONENT_TRANSFORM, VX_COMPONENT_RIGIDBODY};
     vx_query q;
-    if (vx_query_begin(&q, world, types, 2) != VX_OK) return; /* components not registered: no bodies */
+    if (vx_query_begin(&q, registry, types, 2) != VX_OK) return; /* components not registered: no bodies */
     while (vx_query_next(&q)) {
         vx_transform *t = vx_query_get(&q, 0);
         vx_rigidbody *rb = vx_query_get(&q, 1);

@@ -38,10 +38,10 @@ typedef struct {
     float restitution;
 } body_view;
 
-static body_view view_body(vx_world *world, vx_entity e)
+static body_view view_body(vx_registry *registry, vx_entity e)
 {
     body_view v;
-    vx_rigidbody *rb = vx_world_get(world, e, VX_COMPONENT_RIGIDBODY);
+    vx_rigidbody *rb = vx_registry_get(registry, e, VX_COMPONENT_RIGIDBODY);
     if (!rb) {
         /* A collider without a rigid body is a static collider (interface.md);
          * it bounces like the spec's default static body. */
@@ -65,15 +65,15 @@ static float relative_normal_velocity(const solver_contact *sc)
 
 /* Fills out[0..capacity) from contacts starting at *next, skipping sensors and
  * pairs that cannot move; advances *next past every contact looked at. */
-static size_t gather(vx_world *world, vx_contact_list *contacts, size_t *next, const vx_physics_config *config,
+static size_t gather(vx_registry *registry, vx_contact_list *contacts, size_t *next, const vx_world_def *config,
                      solver_contact *out, size_t capacity)
 {
     size_t n = 0;
     while (*next < contacts->count && n < capacity) {
         vx_contact *c = &contacts->items[(*next)++];
         if (c->sensor) continue;
-        body_view a = view_body(world, c->entity_a);
-        body_view b = view_body(world, c->entity_b);
+        body_view a = view_body(registry, c->entity_a);
+        body_view b = view_body(registry, c->entity_b);
         float inv_sum = a.inv_mass + b.inv_mass;
         if (!(inv_sum > 0.0f)) continue;
 
@@ -120,12 +120,12 @@ static void solve_velocities(solver_contact *scs, size_t n, int iterations)
 
 /* Solves contacts in rounds of at most `capacity` (one round when the buffer
  * holds them all). */
-static void solve_in_rounds(vx_world *world, vx_contact_list *contacts, const vx_physics_config *config,
+static void solve_in_rounds(vx_registry *registry, vx_contact_list *contacts, const vx_world_def *config,
                             solver_contact *buffer, size_t capacity)
 {
     size_t next = 0;
     while (next < contacts->count) {
-        size_t n = gather(world, contacts, &next, config, buffer, capacity);
+        size_t n = gather(registry, contacts, &next, config, buffer, capacity);
         solve_velocities(buffer, n, config->iterations);
     }
 }
@@ -133,43 +133,43 @@ static void solve_in_rounds(vx_world *world, vx_contact_list *contacts, const vx
 /* The spec's Baumgarte step, once per call: push the pair apart along the
  * normal by a fraction of the overlap beyond the slop, split by inverse mass.
  * Changes positions only, never velocities. */
-static void correct_positions(vx_world *world, const vx_contact_list *contacts, const vx_physics_config *config)
+static void correct_positions(vx_registry *registry, const vx_contact_list *contacts, const vx_world_def *config)
 {
     for (size_t i = 0; i < contacts->count; i++) {
         const vx_contact *c = &contacts->items[i];
         if (c->sensor) continue;
-        body_view a = view_body(world, c->entity_a);
-        body_view b = view_body(world, c->entity_b);
+        body_view a = view_body(registry, c->entity_a);
+        body_view b = view_body(registry, c->entity_b);
         float inv_sum = a.inv_mass + b.inv_mass;
         if (!(inv_sum > 0.0f)) continue;
         float corr = fmaxf(c->depth - config->baumgarte_slop, 0.0f) * config->baumgarte_percent / inv_sum;
         if (!(corr > 0.0f)) continue;
         vx_vec3 push = vx_vec3_scale(c->normal, corr);
         if (a.inv_mass > 0.0f) {
-            vx_transform *ta = vx_world_get(world, c->entity_a, VX_COMPONENT_TRANSFORM);
+            vx_transform *ta = vx_registry_get(registry, c->entity_a, VX_COMPONENT_TRANSFORM);
             if (ta) ta->position = vx_vec3_sub(ta->position, vx_vec3_scale(push, a.inv_mass));
         }
         if (b.inv_mass > 0.0f) {
-            vx_transform *tb = vx_world_get(world, c->entity_b, VX_COMPONENT_TRANSFORM);
+            vx_transform *tb = vx_registry_get(registry, c->entity_b, VX_COMPONENT_TRANSFORM);
             if (tb) tb->position = vx_vec3_add(tb->position, vx_vec3_scale(push, b.inv_mass));
         }
     }
 }
 
-void vx_resolve_collisions(vx_world *world, vx_contact_list *contacts, const vx_physics_config *config)
+void vx_resolve_collisions(vx_registry *registry, vx_contact_list *contacts, const vx_world_def *config)
 {
     solver_contact stack_buffer[VX_SOLVER_STACK_CONTACTS];
     size_t n = contacts->count;
     if (n <= VX_SOLVER_STACK_CONTACTS) {
-        solve_in_rounds(world, contacts, config, stack_buffer, VX_SOLVER_STACK_CONTACTS);
+        solve_in_rounds(registry, contacts, config, stack_buffer, VX_SOLVER_STACK_CONTACTS);
     } else {
         solver_contact *heap = n <= SIZE_MAX / sizeof *heap ? malloc(n * sizeof *heap) : NULL;
         if (heap) {
-            solve_in_rounds(world, contacts, config, heap, n);
+            solve_in_rounds(registry, contacts, config, heap, n);
             free(heap);
         } else {
-            solve_in_rounds(world, contacts, config, stack_buffer, VX_SOLVER_STACK_CONTACTS);
+            solve_in_rounds(registry, contacts, config, stack_buffer, VX_SOLVER_STACK_CONTACTS);
         }
     }
-    correct_positions(world, contacts, config);
+    correct_positions(registry, contacts, config);
 }

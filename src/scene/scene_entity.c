@@ -59,9 +59,39 @@ static vx_status default_name(vx_scene_builder *b, size_t index)
     return st;
 }
 
-static vx_status add_component(vx_scene_builder *b, vx_entity e, vx_component_type type, const void *value)
+/* A failure of the world API (the values were checked on reading: memory). */
+static vx_status world_failed(vx_scene_builder *b, vx_status st, const vx_error *err)
 {
-    vx_status st = vx_world_add(b->scene->world, e, type, value);
+    if (st == VX_ERR_NOMEM) return vx_scene_fail_nomem(b);
+    return vx_json_fail(&b->json, st, "%s", err->message);
+}
+
+static vx_body_def body_def_of(const vx_transform *t, const vx_rigidbody *rb)
+{
+    vx_body_def d = vx_body_def_default();
+    d.type = rb->type;
+    d.position = t->position;
+    d.rotation = t->rotation;
+    d.velocity = rb->velocity;
+    d.angular_velocity = rb->angular_velocity;
+    d.mass = rb->mass;
+    d.restitution = rb->restitution;
+    d.friction = rb->friction;
+    d.gravity_scale = rb->gravity_scale;
+    d.linear_damping = rb->linear_damping;
+    d.angular_damping = rb->angular_damping;
+    d.lock_rotation = rb->lock_rotation;
+    d.can_sleep = rb->can_sleep;
+    d.bullet = rb->bullet;
+    return d;
+}
+
+/* An entity with neither collider nor rigidbody is a transform alone. */
+static vx_status spawn_frame(vx_scene_builder *b, const vx_transform *t, vx_entity *e)
+{
+    vx_registry *registry = vx_world_registry(b->scene->world);
+    vx_status st = vx_registry_spawn(registry, e);
+    if (st == VX_OK) st = vx_registry_add(registry, *e, VX_COMPONENT_TRANSFORM, t);
     if (st == VX_ERR_NOMEM) return vx_scene_fail_nomem(b);
     if (st != VX_OK) return vx_json_fail(&b->json, st, "could not be added to the world");
     return VX_OK;
@@ -71,18 +101,21 @@ static vx_status add_component(vx_scene_builder *b, vx_entity e, vx_component_ty
 static vx_status spawn(vx_scene_builder *b, const vx_scene_entity_def *def, size_t index)
 {
     vx_entity e;
-    vx_status st = vx_world_spawn(b->scene->world, &e);
-    if (st == VX_ERR_NOMEM) return vx_scene_fail_nomem(b);
-    if (st != VX_OK) return vx_json_fail(&b->json, st, "could not be added to the world");
+    vx_status st;
+    if (def->has_rigidbody || def->has_collider) {
+        vx_rigidbody rb = def->has_rigidbody ? def->body : vx_rigidbody_static();
+        vx_body_def body = body_def_of(&def->transform, &rb);
+        vx_error err;
+        st = vx_world_create_body(b->scene->world, &body, &e, &err);
+        if (st == VX_OK && def->has_collider) st = vx_body_set_shape(b->scene->world, e, &def->collider, &err);
+        if (st != VX_OK) return world_failed(b, st, &err);
+    } else {
+        st = spawn_frame(b, &def->transform, &e);
+        if (st != VX_OK) return st;
+    }
     assert(e.index == index); /* a fresh world hands out slots in order: the traces rely on it */
     b->scene->entities[index] = e;
-    st = add_component(b, e, VX_COMPONENT_TRANSFORM, &def->transform);
-    if (st == VX_OK && def->has_collider) st = add_component(b, e, VX_COMPONENT_COLLIDER, &def->collider);
-    if (st == VX_OK && (def->has_rigidbody || def->has_collider)) {
-        vx_rigidbody body = def->has_rigidbody ? def->body : vx_rigidbody_static();
-        st = add_component(b, e, VX_COMPONENT_RIGIDBODY, &body);
-    }
-    return st;
+    return VX_OK;
 }
 
 static vx_status read_entity_member(vx_scene_builder *b, const cJSON *m, size_t index, vx_scene_entity_def *def)

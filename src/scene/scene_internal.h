@@ -13,6 +13,7 @@
 typedef struct {
     vx_json_reader json; /* source name, current JSON path, the caller's error */
     vx_scene *scene;     /* being filled; torn down by the caller on failure */
+    vx_world_def def;    /* the world's settings as read so far */
     vx_name_index names; /* entity names seen so far */
 } vx_scene_builder;
 

@@ -54,8 +54,8 @@ static vx_status read_top_member(vx_scene_builder *b, const cJSON *m)
         scene->name = copy_string(name, strlen(name));
         return scene->name ? VX_OK : vx_scene_fail_nomem(b);
     }
-    if (strcmp(key, "gravity") == 0) return vx_json_read_vec3(r, m, VX_JSON_ANY, &scene->config.gravity);
-    if (strcmp(key, "dt") == 0) return vx_json_read_float(r, m, VX_JSON_POSITIVE, &scene->config.fixed_dt);
+    if (strcmp(key, "gravity") == 0) return vx_json_read_vec3(r, m, VX_JSON_ANY, &b->def.gravity);
+    if (strcmp(key, "dt") == 0) return vx_json_read_float(r, m, VX_JSON_POSITIVE, &b->def.fixed_dt);
     if (strcmp(key, "steps") == 0) return vx_json_read_int(r, m, 0, VX_SCENE_MAX_STEPS, &scene->steps);
     if (strcmp(key, "solver") == 0) return vx_scene_read_solver(b, m);
     return vx_scene_read_entities(b, m);
@@ -64,13 +64,11 @@ static vx_status read_top_member(vx_scene_builder *b, const cJSON *m)
 static vx_status read_scene(vx_scene_builder *b, const cJSON *root)
 {
     vx_scene *scene = b->scene;
-    scene->world = vx_world_create();
+    b->def = vx_world_def_default();
+    scene->world = vx_world_create(&b->def, NULL);
     if (!scene->world) return vx_scene_fail_nomem(b);
-    vx_status st = vx_physics_register_components(scene->world);
-    if (st == VX_ERR_NOMEM) return vx_scene_fail_nomem(b);
-    if (st != VX_OK) return vx_error_set(b->json.err, st, "%s: cannot register the physics components", b->json.source);
-    scene->config = vx_physics_config_default();
     scene->steps = VX_SCENE_DEFAULT_STEPS;
+    vx_status st = VX_OK;
 
     vx_json_reader *r = &b->json;
     if (!cJSON_IsObject(root)) return vx_json_fail(r, VX_ERR_INVALID, "must be a JSON object");
@@ -84,6 +82,9 @@ static vx_status read_scene(vx_scene_builder *b, const cJSON *root)
     }
     if (st != VX_OK) return st;
     if (!has_entities) return vx_json_missing(r, "entities", "");
+    vx_error def_err;
+    st = vx_world_set_def(scene->world, &b->def, &def_err);
+    if (st != VX_OK) return vx_error_set(r->err, st, "%s: %s", b->json.source, def_err.message);
     if (!scene->name) {
         scene->name = default_scene_name(b->json.source);
         if (!scene->name) return vx_scene_fail_nomem(b);
@@ -205,7 +206,7 @@ vx_status vx_scene_load_string(const char *text, size_t length, const char *disp
 void vx_scene_destroy(vx_scene *scene)
 {
     if (!scene) return;
-    if (scene->world) vx_world_destroy(scene->world);
+    vx_world_destroy(scene->world);
     if (scene->names)
         for (size_t i = 0; i < scene->entity_count; i++) free(scene->names[i]);
     free(scene->names);

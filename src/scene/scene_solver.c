@@ -1,13 +1,7 @@
-/* The "solver" object: engine settings into the scene's physics config. */
+/* The "solver" object: engine settings into the scene's world def. */
 #include <string.h>
 
-#include "common/thread_pool.h"
 #include "scene/scene_internal.h"
-
-#define VX_SCENE_MAX_ITERATIONS 1000 /* velocity passes per step: far beyond any useful setting */
-#define VX_SCENE_MAX_SUBSTEPS 1000   /* substeps per step: likewise */
-
-#define VX_SCENE_MAX_POSITION_ITERATIONS 1000 /* position passes per step (0 turns them off): likewise */
 
 static const char *const solver_keys[] = {
     "iterations",     "position_iterations", "substeps",       "warm_starting",        "sleeping",
@@ -46,14 +40,14 @@ static vx_status read_int_setting(vx_json_reader *r, const cJSON *item, int64_t 
     return st;
 }
 
-static vx_status read_solver_member(vx_scene_builder *b, const cJSON *m, vx_physics_config *c)
+static vx_status read_solver_member(vx_scene_builder *b, const cJSON *m, vx_world_def *c)
 {
     vx_json_reader *r = &b->json;
     const char *key = m->string;
-    if (strcmp(key, "iterations") == 0) return read_int_setting(r, m, 1, VX_SCENE_MAX_ITERATIONS, &c->iterations);
+    if (strcmp(key, "iterations") == 0) return read_int_setting(r, m, 1, VX_MAX_ITERATIONS, &c->iterations);
     if (strcmp(key, "position_iterations") == 0)
-        return read_int_setting(r, m, 0, VX_SCENE_MAX_POSITION_ITERATIONS, &c->position_iterations);
-    if (strcmp(key, "substeps") == 0) return read_int_setting(r, m, 1, VX_SCENE_MAX_SUBSTEPS, &c->substeps);
+        return read_int_setting(r, m, 0, VX_MAX_POSITION_ITERATIONS, &c->position_iterations);
+    if (strcmp(key, "substeps") == 0) return read_int_setting(r, m, 1, VX_MAX_SUBSTEPS, &c->substeps);
     if (strcmp(key, "threads") == 0) return read_int_setting(r, m, 1, VX_MAX_THREADS, &c->threads);
     if (strcmp(key, "warm_starting") == 0) return vx_json_read_bool(r, m, &c->warm_starting);
     if (strcmp(key, "sleeping") == 0) return vx_json_read_bool(r, m, &c->sleeping);
@@ -77,13 +71,13 @@ vx_status vx_scene_read_solver(vx_scene_builder *b, const cJSON *solver)
     for (const cJSON *m = solver->child; st == VX_OK && m; m = m->next) {
         size_t mark = vx_json_path_push_key(r, m->string);
         st = vx_json_check_member(r, solver, m, solver_keys, sizeof solver_keys / sizeof solver_keys[0]);
-        if (st == VX_OK) st = read_solver_member(b, m, &b->scene->config);
+        if (st == VX_OK) st = read_solver_member(b, m, &b->def);
         vx_json_path_pop(r, mark);
     }
     return st;
 }
 
-vx_status vx_scene_set_solver(vx_physics_config *config, const char *key, const char *value, const char *source,
+vx_status vx_scene_set_solver(vx_world_def *config, const char *key, const char *value, const char *source,
                               vx_error *err)
 {
     vx_scene_builder b;
@@ -104,7 +98,7 @@ vx_status vx_scene_set_solver(vx_physics_config *config, const char *key, const 
         return vx_json_fail(&b.json, VX_ERR_NOMEM, "out of memory");
     }
     /* read into a copy: config changes only when the value is good */
-    vx_physics_config copy = *config;
+    vx_world_def copy = *config;
     size_t mark = vx_json_path_push_key(&b.json, "solver");
     size_t mark_key = vx_json_path_push_key(&b.json, key);
     vx_status st = vx_json_check_member(&b.json, solver, solver->child, solver_keys,

@@ -81,7 +81,7 @@ static float position_range(void *arg, size_t unit_begin, size_t unit_end, int p
 }
 
 void vx_contact_solver_solve_positions(vx_contact_solver *s, vx_body_set *bodies,
-                                       const vx_physics_config *config)
+                                       const vx_world_def *config)
 {
     if (config->position_iterations > 0) s->separations_current = false; /* the poses move */
     position_job job = {s, bodies, config->baumgarte_percent, config->baumgarte_slop,

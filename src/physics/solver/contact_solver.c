@@ -198,7 +198,7 @@ static void load_constraint_registers(const vx_contact_constraint *c, const vx_b
 
 static void prepare_point(vx_contact_constraint *c, const constraint_registers *cr, const vx_manifold_point *mp,
                           const vx_body_set *bodies,
-                          const vx_contact_cache_entry *cached, float restitution, const vx_physics_config *config,
+                          const vx_contact_cache_entry *cached, float restitution, const vx_world_def *config,
                           float h, vx_contact_hot_row *row, vx_contact_anchor *anchor)
 {
     const vx_body_pose *pa = &bodies->pose[c->a];
@@ -273,7 +273,7 @@ typedef struct {
     const vx_narrow_phase *d;
     const vx_body_set *bodies;
     const vx_contact_cache *cache;
-    const vx_physics_config *config;
+    const vx_world_def *config;
     float h;
 } prepare_job;
 
@@ -339,7 +339,7 @@ static void set_first(void *arg, size_t i, size_t offset)
 
 vx_status vx_contact_solver_prepare(vx_contact_solver *s, const vx_narrow_phase *d,
                                     const vx_body_set *bodies, const vx_contact_cache *cache,
-                                    const vx_physics_config *config, float h)
+                                    const vx_world_def *config, float h)
 {
     s->count = 0;
     s->point_count = 0;

@@ -165,7 +165,7 @@ void vx_contact_solver_free(vx_contact_solver *s);
  * warm-start impulses found in cache (used when config->warm_starting). */
 vx_status vx_contact_solver_prepare(vx_contact_solver *s, const vx_narrow_phase *d,
                                     const vx_body_set *bodies, const vx_contact_cache *cache,
-                                    const vx_physics_config *config, float h);
+                                    const vx_world_def *config, float h);
 /* On the rows and packed copies of the velocities (contact_velocity.c), colour
  * by colour: the warm-start impulses applied (when warm_start), then
  * iterations passes of friction then normal rows over every constraint.
@@ -176,7 +176,7 @@ vx_status vx_contact_solver_solve_velocities(vx_contact_solver *s, vx_body_set *
  * (after integration): separations from the body-frame anchors, correction
  * clamp(percent (sep + slop), -max_correction, 0). Velocities unchanged. */
 void vx_contact_solver_solve_positions(vx_contact_solver *s, vx_body_set *bodies,
-                                       const vx_physics_config *config);
+                                       const vx_world_def *config);
 /* Writes the solved impulses as the cache for the next substep or step.
  * Store and report split the constraints between s->pool's threads; their
  * output is the same bytes for any split (contact_solver.c). */
@@ -199,7 +199,7 @@ vx_status vx_contact_solver_report(const vx_contact_solver *s, const vx_body_set
  * rows (for the cache). VX_ERR_NOMEM from begin if the arrays cannot grow. */
 vx_status vx_contact_substep_begin(vx_contact_solver *s, const vx_body_set *bodies);
 void vx_contact_substep_solve(vx_contact_solver *s, vx_body_set *bodies, float h, int iterations,
-                              const vx_physics_config *config);
+                              const vx_world_def *config);
 /* After the substep's positions: iterations passes without the push-out
  * (only the speculative targets, from the new poses), which take back the
  * velocity the push-out gave; the impulses are summed for the report.
@@ -211,7 +211,7 @@ void vx_contact_substep_end(vx_contact_solver *s, const vx_body_set *bodies);
  * a point that approached faster than config->restitution_threshold at the
  * step's start and was pushed leaves at e times that speed; then the rows
  * carry the summed impulses, for vx_contact_solver_report. */
-void vx_contact_substep_finish(vx_contact_solver *s, vx_body_set *bodies, const vx_physics_config *config);
+void vx_contact_substep_finish(vx_contact_solver *s, vx_body_set *bodies, const vx_world_def *config);
 
 /* Shared with contact_substep.c and contact_solver.c (contact_solver.c): the
  * solve order and the packed constraints and velocities in that order (the

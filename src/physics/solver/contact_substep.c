@@ -293,7 +293,7 @@ static float solve_range(void *arg, size_t unit_begin, size_t unit_end, int pass
 }
 
 void vx_contact_substep_solve(vx_contact_solver *s, vx_body_set *bodies, float h, int iterations,
-                              const vx_physics_config *config)
+                              const vx_world_def *config)
 {
     float hertz = fminf(VX_SUBSTEP_CONTACT_HERTZ, 0.25f / h);
     float omega = VX_TWO_PI * hertz;
@@ -373,7 +373,7 @@ static void summed_impulses_range(void *arg, size_t begin, size_t end)
     }
 }
 
-void vx_contact_substep_finish(vx_contact_solver *s, vx_body_set *bodies, const vx_physics_config *config)
+void vx_contact_substep_finish(vx_contact_solver *s, vx_body_set *bodies, const vx_world_def *config)
 {
     /* the bounces, one after the other in pair order (they change the
      * velocities the next ones see) */

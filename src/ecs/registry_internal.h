@@ -1,6 +1,6 @@
 /* Private to the ECS: the world's layout, shared by world.c and query.c. */
-#ifndef VOLTEX_ECS_WORLD_INTERNAL_H
-#define VOLTEX_ECS_WORLD_INTERNAL_H
+#ifndef VOLTEX_ECS_REGISTRY_INTERNAL_H
+#define VOLTEX_ECS_REGISTRY_INTERNAL_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -16,7 +16,7 @@ typedef struct {
     bool alive;
 } vx_entity_slot;
 
-struct vx_world {
+struct vx_registry {
     vx_entity_slot *slots;
     size_t slot_count;       /* slots ever handed out */
     size_t slot_capacity;    /* allocated in slots and free_list */
@@ -25,10 +25,10 @@ struct vx_world {
     size_t alive_count;
     bool registered[VX_MAX_COMPONENT_TYPES];
     vx_sparse_set sets[VX_MAX_COMPONENT_TYPES];
-    uint64_t layout; /* vx_world_layout: a fresh number at every change of what exists */
+    uint64_t layout; /* vx_registry_layout: a fresh number at every change of what exists */
 };
 
 /* The set of a registered type, or NULL (unregistered or out of range). */
-vx_sparse_set *vx_world_set(const vx_world *world, vx_component_type type);
+vx_sparse_set *vx_registry_set(const vx_registry *registry, vx_component_type type);
 
 #endif

@@ -1,0 +1,100 @@
+/* The engine as a library: a world made from a def, bodies and their shapes
+ * made from defs and addressed by their entity ids, the fixed step, poses,
+ * velocities and contacts. docs/library.md walks through a program.
+ *
+ * A world owns a registry (voltex/ecs.h) that stores its entities and their
+ * components: a body is an entity with a transform and a rigid body, and a
+ * collider when it has a shape. Programs may keep components of their own
+ * there (types from VX_COMPONENT_USER on). Functions that can fail return a
+ * status and fill a vx_error (NULL: no message) with a one-line message. */
+#ifndef VOLTEX_WORLD_H
+#define VOLTEX_WORLD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "voltex/ecs.h"
+#include "voltex/error.h"
+#include "voltex/math.h"
+#include "voltex/physics.h"
+
+typedef struct vx_world vx_world;
+
+/* A new world with def's settings (vx_world_def_default, then change what
+ * matters); NULL with err filled when a setting is out of range (the message
+ * names it) or memory runs out. */
+vx_world *vx_world_create(const vx_world_def *def, vx_error *err);
+void vx_world_destroy(vx_world *world);
+
+const vx_world_def *vx_world_get_def(const vx_world *world);
+/* New settings for the next steps, checked as vx_world_create checks them;
+ * on failure the world keeps its settings. */
+vx_status vx_world_set_def(vx_world *world, const vx_world_def *def, vx_error *err);
+
+/* The world's entities and components. */
+vx_registry *vx_world_registry(vx_world *world);
+const vx_registry *vx_world_registry_const(const vx_world *world);
+
+/* ---- bodies ---- */
+typedef struct {
+    vx_body_type type;
+    vx_vec3 position;         /* m, world */
+    vx_quat rotation;         /* unit (vx_quat_normalize); identity by default */
+    vx_vec3 velocity;         /* m/s, world */
+    vx_vec3 angular_velocity; /* rad/s, world */
+    float mass;               /* kg, > 0 for a dynamic body; ignored for the others */
+    float restitution;        /* 0..1, a pair uses the smaller */
+    float friction;           /* >= 0 Coulomb coefficient, a pair uses sqrt(a*b) */
+    float gravity_scale;
+    float linear_damping;  /* >= 0, 1/s */
+    float angular_damping; /* >= 0, 1/s */
+    bool lock_rotation;    /* never rotates */
+    bool can_sleep;        /* false: never put to sleep (def.sleeping) */
+    bool bullet;           /* continuous collision against dynamic bodies too */
+} vx_body_def;
+
+/* Dynamic, mass 1 kg, at the origin, at rest, restitution 0.3, friction
+ * 0.5, gravity scale 1, no damping, may sleep. */
+vx_body_def vx_body_def_default(void);
+
+/* A new body: an entity with a transform and a rigid body, no shape yet
+ * (a body without a shape moves but touches nothing). */
+vx_status vx_world_create_body(vx_world *world, const vx_body_def *def, vx_entity *out, vx_error *err);
+/* Gives body its shape (vx_collider_sphere, _box, _capsule), or replaces it:
+ * sizes must be positive and finite. */
+vx_status vx_body_set_shape(vx_world *world, vx_entity body, const vx_collider *shape, vx_error *err);
+/* Removes the body and all its components; false if it is not in the world. */
+bool vx_world_destroy_body(vx_world *world, vx_entity body);
+
+/* Pose and velocities of an entity, world frame: p position, q orientation,
+ * v linear and w angular velocity (0 without a rigid body). */
+typedef struct {
+    vx_vec3 p;
+    vx_quat q;
+    vx_vec3 v;
+    vx_vec3 w;
+} vx_body_state;
+
+/* VX_ERR_INVALID when the entity is not in the world or has no transform. */
+vx_status vx_body_get_state(const vx_world *world, vx_entity body, vx_body_state *out, vx_error *err);
+/* Moves the body there (a sleeping body wakes); rotation unit. */
+vx_status vx_body_set_transform(vx_world *world, vx_entity body, vx_vec3 position, vx_quat rotation,
+                                vx_error *err);
+vx_status vx_body_set_velocity(vx_world *world, vx_entity body, vx_vec3 velocity, vx_vec3 angular_velocity,
+                               vx_error *err);
+
+/* ---- the step ---- */
+/* One fixed step of the def's dt. VX_ERR_NOMEM (the world is then as it
+ * was), VX_ERR_NONFINITE when the simulation produced NaN or infinity. */
+vx_status vx_world_step(vx_world *world, vx_error *err);
+/* The contact points of the last step (vx_contact: sorted by entity a,
+ * entity b, feature; empty before the first step). */
+const vx_contact_list *vx_world_contacts(const vx_world *world);
+/* Dynamic bodies awake after the last step (all of them when sleeping is off). */
+size_t vx_world_awake_count(const vx_world *world);
+/* When on, every step times its stages (results never depend on it). */
+void vx_world_set_profiling(vx_world *world, bool on);
+/* The stage times of the last step (zero unless profiling is on). */
+vx_stage_times vx_world_stage_times(const vx_world *world);
+
+#endif
