@@ -1,7 +1,7 @@
 /* Every example scene under scenes/ has a golden body trace in tests/golden/,
  * and today's build reproduces it (voltex-sim --compare, default tolerance).
  * Golden traces guard against regressions; the physics itself is checked
- * against analytic results in test_step.c, test_analytic.c and others. */
+ * against analytic results in physics/test_step.c, physics/test_step_analytic.c and others. */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <stdio.h>

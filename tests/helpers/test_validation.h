@@ -1,4 +1,4 @@
-/* Shared by the tests/test_validation_*.c programs: load a scene of scenes/,
+/* Shared by the programs of tests/validation/: load a scene of scenes/,
  * step it as the command line does, and read the bodies' state after each
  * step. The tests measure the physics against analytic values; no golden
  * trace is involved. */

@@ -1,5 +1,5 @@
-/* Pair lists for the broad-phase tests (test_bvh_broadphase.c,
- * test_physics_broadphase_threads.c). */
+/* Pair lists for the broad-phase tests (physics/collision/test_broadphase.c,
+ * test_broadphase_threads.c). */
 #ifndef VOLTEX_TEST_PAIR_HELPERS_H
 #define VOLTEX_TEST_PAIR_HELPERS_H
 

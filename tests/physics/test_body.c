@@ -136,3 +136,67 @@ Test(collider, capsule_tilted_45_degrees_aabb)
     VX_ASSERT_VEC3_NEAR(b.min, -0.5f, -(s + 0.5f), -(s + 0.5f), EPS);
     VX_ASSERT_VEC3_NEAR(b.max, 0.5f, s + 0.5f, s + 0.5f, EPS);
 }
+
+/* ---- rigid bodies: constructors and mass rules ---- */
+
+Test(rigidbody, dynamic_defaults_and_inv_mass)
+{
+    vx_rigidbody rb = vx_rigidbody_dynamic(2.0f);
+    cr_assert_eq(rb.type, VX_BODY_DYNAMIC);
+    cr_assert_eq(rb.mass, 2.0f);
+    cr_assert_not(vx_rigidbody_is_static(&rb));
+    cr_assert_eq(vx_rigidbody_inv_mass(&rb), 0.5f); /* 1/2 is exact in binary */
+    VX_ASSERT_VEC3_NEAR(rb.velocity, 0.0f, 0.0f, 0.0f, 0.0);
+    VX_ASSERT_VEC3_NEAR(rb.angular_velocity, 0.0f, 0.0f, 0.0f, 0.0);
+    cr_assert_eq(rb.restitution, 0.3f);
+    cr_assert_eq(rb.friction, 0.5f);
+    cr_assert_eq(rb.gravity_scale, 1.0f);
+    cr_assert_eq(rb.linear_damping, 0.0f);
+    cr_assert_eq(rb.angular_damping, 0.0f);
+    cr_assert_not(rb.lock_rotation);
+    cr_assert(rb.can_sleep);
+    cr_assert_not(rb.bullet);
+}
+
+Test(rigidbody, inv_mass_is_reciprocal)
+{
+    vx_rigidbody rb = vx_rigidbody_dynamic(3.0f);
+    VX_ASSERT_NEAR(vx_rigidbody_inv_mass(&rb), 1.0 / 3.0, 1e-7);
+    rb = vx_rigidbody_dynamic(0.25f);
+    cr_assert_eq(vx_rigidbody_inv_mass(&rb), 4.0f);
+}
+
+Test(rigidbody, static_body)
+{
+    vx_rigidbody rb = vx_rigidbody_static();
+    cr_assert_eq(rb.type, VX_BODY_STATIC);
+    cr_assert_eq(rb.mass, 0.0f);
+    cr_assert_eq(vx_rigidbody_inv_mass(&rb), 0.0f);
+    cr_assert(vx_rigidbody_is_static(&rb));
+    cr_assert_eq(rb.gravity_scale, 0.0f);
+    cr_assert_eq(rb.restitution, 0.3f);
+    cr_assert_eq(rb.friction, 0.5f);
+    VX_ASSERT_VEC3_NEAR(rb.velocity, 0.0f, 0.0f, 0.0f, 0.0);
+}
+
+Test(rigidbody, zero_mass_dynamic_is_static)
+{
+    /* The spec's rule: mass == 0 means static, infinite mass. */
+    vx_rigidbody rb = vx_rigidbody_dynamic(0.0f);
+    cr_assert(vx_rigidbody_is_static(&rb));
+    cr_assert_eq(vx_rigidbody_inv_mass(&rb), 0.0f);
+}
+
+Test(rigidbody, kinematic_body)
+{
+    vx_rigidbody rb = vx_rigidbody_kinematic();
+    cr_assert_eq(rb.type, VX_BODY_KINEMATIC);
+    cr_assert_eq(rb.mass, 0.0f);
+    cr_assert_eq(rb.gravity_scale, 0.0f);
+    /* Infinite mass (pushed by nothing) but it moves, so it is not static. */
+    cr_assert_eq(vx_rigidbody_inv_mass(&rb), 0.0f);
+    cr_assert_not(vx_rigidbody_is_static(&rb));
+    /* Even with a mass set, a kinematic body is never pushed. */
+    rb.mass = 5.0f;
+    cr_assert_eq(vx_rigidbody_inv_mass(&rb), 0.0f);
+}

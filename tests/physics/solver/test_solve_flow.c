@@ -13,7 +13,7 @@
  * units made slow to shake the timing): every unit is solved once per
  * pass (alone, or with the next one in a call of two), and every body sees
  * its units in the order of the serial sweep, pass after pass. That order is what makes the results those of one
- * thread bit for bit (tests/test_physics_threads.c checks the bytes). */
+ * thread bit for bit (tests/physics/test_step_threads.c checks the bytes). */
 #include <criterion/criterion.h>
 #include <stdatomic.h>
 #include <stdlib.h>
