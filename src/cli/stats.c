@@ -26,8 +26,9 @@ void vx_cli_stats_start(vx_cli_stats *s, const vx_scene *scene, const vx_world_d
     s->names = (const char *const *)scene->names;
     s->sample_rng = 0x9e3779b97f4a7c15u;
     s->trace_bytes = 0;
+    const vx_registry *registry = vx_world_registry_const(scene->world);
     for (size_t i = 0; i < scene->entity_count; i++) {
-        const vx_rigidbody *rb = vx_registry_get_const(vx_world_registry_const(scene->world), scene->entities[i], VX_COMPONENT_RIGIDBODY);
+        const vx_rigidbody *rb = vx_registry_get_const(registry, scene->entities[i], VX_COMPONENT_RIGIDBODY);
         if (rb && rb->type == VX_BODY_DYNAMIC) s->dynamic++;
     }
     size_t n = s->dynamic ? s->dynamic : 1u;
@@ -37,9 +38,9 @@ void vx_cli_stats_start(vx_cli_stats *s, const vx_scene *scene, const vx_world_d
     if (s->displacement_known) {
         size_t k = 0;
         for (size_t i = 0; i < scene->entity_count; i++) {
-            const vx_rigidbody *rb = vx_registry_get_const(vx_world_registry_const(scene->world), scene->entities[i], VX_COMPONENT_RIGIDBODY);
+            const vx_rigidbody *rb = vx_registry_get_const(registry, scene->entities[i], VX_COMPONENT_RIGIDBODY);
             if (!rb || rb->type != VX_BODY_DYNAMIC) continue;
-            const vx_transform *t = vx_registry_get_const(vx_world_registry_const(scene->world), scene->entities[i], VX_COMPONENT_TRANSFORM);
+            const vx_transform *t = vx_registry_get_const(registry, scene->entities[i], VX_COMPONENT_TRANSFORM);
             s->dynamic_entities[k] = i;
             s->start_positions[k] = t ? t->position : vx_vec3_make(0.0f, 0.0f, 0.0f);
             k++;

@@ -3,6 +3,8 @@
 
 #include <unistd.h>
 
+#include "common/assert.h"
+
 int vx_parallel_threads(int requested, int limit)
 {
     if (limit <= 0) {
@@ -73,5 +75,6 @@ size_t vx_parallel_offsets(vx_thread_pool *pool, size_t n, vx_item_count_fn coun
     vx_thread_pool_run(pool, offsets_thread, &job);
     size_t total = 0;
     for (int k = 0; k < threads; k++) total += job.sums[k];
+    VX_ASSERT(threads >= 1 && threads <= VX_MAX_THREADS);
     return total;
 }

@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include "common/assert.h"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #define VX_CPU_RELAX() _mm_pause()
@@ -115,6 +117,7 @@ static void *worker_main(void *p)
         seen = next_generation(pool, seen);
         if (atomic_load_explicit(&pool->quit, memory_order_acquire)) return NULL;
         pool->fn(pool->ctx, arg.index, pool->threads);
+        VX_ASSERT(arg.index > 0 && arg.index < pool->threads);
         atomic_fetch_add_explicit(&pool->done, 1, memory_order_acq_rel);
     }
 }

@@ -23,7 +23,8 @@ typedef struct vx_thread_pool vx_thread_pool;
 typedef void (*vx_parallel_fn)(void *ctx, int thread, int threads);
 
 /* A pool of `threads` threads (1 .. VX_MAX_THREADS; threads - 1 workers are
- * started), with the default grain (vx_thread_pool_set_grain). VX_ERR_NOMEM when memory or threads cannot be had (nothing is left
+ * started), with the default grain (vx_thread_pool_set_grain).
+ * VX_ERR_NOMEM when memory or threads cannot be had (nothing is left
  * running then). */
 vx_status vx_thread_pool_create(vx_thread_pool **out, int threads);
 void vx_thread_pool_destroy(vx_thread_pool *pool);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/assert.h"
 #include "ecs/registry_internal.h"
 
 /* Slots allocated on the first spawn; afterwards the capacity doubles. */
@@ -105,6 +106,7 @@ vx_status vx_registry_spawn(vx_registry *registry, vx_entity *out)
     uint32_t index;
     if (registry->free_count > 0u) {
         index = registry->free_list[--registry->free_count];
+        VX_ASSERT(index < registry->slot_count && !registry->slots[index].alive);
     } else {
         vx_status st = reserve_slot(registry);
         if (st != VX_OK) return st;
@@ -122,6 +124,7 @@ vx_status vx_registry_spawn(vx_registry *registry, vx_entity *out)
 bool vx_registry_despawn(vx_registry *registry, vx_entity e)
 {
     if (!vx_registry_is_alive(registry, e)) return false;
+    VX_ASSERT(registry->alive_count > 0u);
     for (size_t t = 0; t < VX_MAX_COMPONENT_TYPES; t++)
         if (registry->registered[t]) vx_sparse_set_remove(&registry->sets[t], e.index);
     vx_entity_slot *slot = &registry->slots[e.index];
@@ -130,6 +133,7 @@ bool vx_registry_despawn(vx_registry *registry, vx_entity e)
     /* A slot whose generation would wrap is retired rather than reused, so an
      * old id can never match again. */
     if (slot->generation != UINT32_MAX) registry->free_list[registry->free_count++] = e.index;
+    VX_ASSERT(registry->free_count <= registry->slot_count);
     registry->alive_count--;
     layout_changed(registry);
     return true;

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/assert.h"
+
 /* First allocation sizes; afterwards capacities double. */
 #define VX_SPARSE_MIN_ENTRIES 64u
 #define VX_DENSE_MIN_SLOTS 16u
@@ -32,6 +34,7 @@ uint32_t vx_sparse_set_slot(const vx_sparse_set *set, uint32_t index)
 
 void *vx_sparse_set_value_at(const vx_sparse_set *set, size_t slot)
 {
+    VX_ASSERT(slot < set->capacity);
     return set->values + slot * set->value_size;
 }
 
@@ -105,6 +108,7 @@ vx_status vx_sparse_set_insert(vx_sparse_set *set, vx_entity e, const void *valu
     set->dense[at] = e;
     memcpy(vx_sparse_set_value_at(set, at), value, set->value_size);
     set->sparse[e.index] = (uint32_t)at;
+    VX_ASSERT(set->sparse[set->dense[at].index] == at);
     set->count = at + 1u;
     return VX_OK;
 }
@@ -113,6 +117,7 @@ bool vx_sparse_set_remove(vx_sparse_set *set, uint32_t index)
 {
     uint32_t slot = vx_sparse_set_slot(set, index);
     if (slot == VX_SPARSE_EMPTY) return false;
+    VX_ASSERT(slot < set->count && set->dense[slot].index == index);
     size_t last = set->count - 1u;
     if (slot != last) {
         vx_entity moved = set->dense[last];

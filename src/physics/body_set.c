@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/array.h"
+#include "common/assert.h"
 #include "common/parallel.h"
 #include "voltex/rotation.h"
 
@@ -91,6 +92,7 @@ static float safe_inverse(float x) { return x > 0.0f ? 1.0f / x : 0.0f; }
 
 static void fill_body(vx_body_set *b, size_t slot, const gather_record *r, vx_vec3 gravity)
 {
+    VX_ASSERT(slot < b->capacity && r->transform != NULL);
     vx_body_info *info = &b->info[slot];
     memset(info, 0, sizeof *info);
     info->entity = r->entity;
@@ -180,6 +182,9 @@ static vx_status find_records(vx_body_set *b, vx_registry *registry)
     if (!sorted) qsort(b->records, n, sizeof(gather_record), compare_records);
     b->record_count = n;
     b->records_layout = vx_registry_layout(registry);
+    const gather_record *records = b->records;
+    for (size_t i = 1; i < n; i++) VX_ASSERT(compare_records(&records[i - 1], &records[i]) < 0);
+    (void)records;
     return VX_OK;
 }
 

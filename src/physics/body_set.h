@@ -14,8 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "common/thread_pool.h"
 #include "common/simd4.h"
+#include "common/thread_pool.h"
 #include "voltex/ecs.h"
 #include "voltex/physics.h"
 

@@ -1,11 +1,12 @@
 /* Growable lists of contacts and of broad-phase pairs, and the deterministic
  * order of a step's contacts. */
-#include "common/array.h"
-#include "physics/contact_key.h"
-#include "voltex/physics.h"
-
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/array.h"
+#include "common/assert.h"
+#include "physics/contact_key.h"
+#include "voltex/physics.h"
 
 #define VX_LIST_MIN_CAPACITY 16u /* first allocation, then doubling */
 
@@ -102,4 +103,5 @@ void vx_contact_list_sort(vx_contact_list *list)
     size_t i = 1;
     while (i < list->count && compare_contacts(&list->items[i - 1], &list->items[i]) <= 0) i++;
     if (i < list->count) qsort(list->items, list->count, sizeof *list->items, compare_contacts);
+    for (size_t k = 1; k < list->count; k++) VX_ASSERT(compare_contacts(&list->items[k - 1], &list->items[k]) <= 0);
 }

@@ -6,9 +6,10 @@
 #include <string.h>
 
 #include "common/array.h"
+#include "common/assert.h"
 #include "common/union_find.h"
-#include "physics/contact_key.h"
 #include "physics/collision/narrow_phase.h"
+#include "physics/contact_key.h"
 
 void vx_sleep_init(vx_sleep_state *s)
 {
@@ -132,8 +133,9 @@ static bool is_zero(vx_vec3 v) { return v.x == 0.0f && v.y == 0.0f && v.z == 0.0
 static bool unchanged_from_outside(const vx_sleep_record *r, const vx_body_set *bodies, size_t i)
 {
     const vx_body_info *info = &bodies->info[i];
-    return info->motion == VX_MOTION_DYNAMIC && info->rigidbody->can_sleep && vx_body_pose_equal(&r->pose, &bodies->pose[i]) &&
-           is_zero(bodies->velocity[i].v) && is_zero(bodies->velocity[i].w) && is_zero(info->rigidbody->angular_velocity);
+    return info->motion == VX_MOTION_DYNAMIC && info->rigidbody->can_sleep &&
+           vx_body_pose_equal(&r->pose, &bodies->pose[i]) && is_zero(bodies->velocity[i].v) &&
+           is_zero(bodies->velocity[i].w) && is_zero(info->rigidbody->angular_velocity);
 }
 
 vx_status vx_sleep_begin_step(vx_sleep_state *s, vx_body_set *bodies, const vx_world_def *config)
@@ -377,6 +379,7 @@ static void fall_asleep(vx_sleep_state *s, vx_body_set *bodies)
         if (!is_awake_dynamic(&bodies->info[i])) continue;
         uint32_t root = vx_union_find_root(s->parent, (uint32_t)i);
         if (!(s->island_time[root] >= VX_SLEEP_TIME)) continue;
+        VX_ASSERT(root < bodies->count && is_awake_dynamic(&bodies->info[root]));
         uint32_t index = bodies->info[i].entity.index;
         vx_sleep_record *r = &s->records[index];
         uint32_t tail = s->island_tail[root];

@@ -39,9 +39,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "physics/body_set.h"
 #include "physics/collision/broadphase.h"
 #include "physics/solver/contact_cache.h"
-#include "physics/body_set.h"
 #include "voltex/physics.h"
 
 /* m/s: a body slower than this counts as still (Box2D v3's sleep threshold). */

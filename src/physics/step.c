@@ -25,25 +25,27 @@
  *
  * With one substep and no contacts a body follows the spec's semi-implicit
  * Euler step bit for bit. */
+#include "physics/step.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "common/thread_pool.h"
-#include "physics/collision/body_broadphase.h"
-#include "physics/contact_key.h"
-#include "physics/collision/ccd.h"
+#include "common/assert.h"
 #include "common/parallel.h"
+#include "common/thread_pool.h"
+#include "physics/body_set.h"
+#include "physics/collision/body_broadphase.h"
+#include "physics/collision/ccd.h"
+#include "physics/collision/narrow_phase.h"
+#include "physics/contact_key.h"
+#include "physics/sleep.h"
 #include "physics/solver/contact_cache.h"
 #include "physics/solver/contact_solver.h"
-#include "physics/collision/narrow_phase.h"
-#include "physics/sleep.h"
-#include "physics/body_set.h"
 #include "physics/step_counts.h"
 #include "physics/step_tuning.h"
 #include "physics/thread_choice.h"
-#include "physics/step.h"
 #include "voltex/physics.h"
 
 struct vx_step_stages {
@@ -299,8 +301,8 @@ vx_status vx_step(vx_registry *registry, const vx_world_def *config, vx_step_sta
     if (st != VX_OK) return st;
     double step_start = stages->pool ? monotonic_seconds() : 0.0;
     vx_thread_pool_set_grain(stages->pool, stages->tuning.grain);
-    stages->active = stages->pool && vx_thread_choice_begin(&stages->choice, stages->tuning.always_threads) ? stages->pool
-                                                                                                        : NULL;
+    bool threaded = stages->pool && vx_thread_choice_begin(&stages->choice, stages->tuning.always_threads);
+    stages->active = threaded ? stages->pool : NULL;
     stages->solver.pool = stages->active;
     stages->solver.order.tuning = stages->tuning.order;
     stages->solver.reuse_separations = stages->tuning.reuse_separations;
@@ -311,6 +313,7 @@ vx_status vx_step(vx_registry *registry, const vx_world_def *config, vx_step_sta
     memset(&stages->counts, 0, sizeof stages->counts);
     uint64_t flow_runs = stages->solver.flow.runs;
     float h = config->fixed_dt / (float)config->substeps; /* exactly fixed_dt for one substep */
+    VX_ASSERT(h > 0.0f && config->substeps >= 1);
     bool statics_moved = false;
     st = vx_sleep_begin_step(&stages->sleep, &stages->bodies, config);
     if (st == VX_OK)

@@ -1,11 +1,11 @@
 /* Collision detection over a registry (design spec Phase 5-1, detect_collisions):
  * gather every entity with a transform and a collider, broad phase with a
  * BVH over their bounds, narrow phase on each candidate pair by shape. */
-#include "physics/collision/bvh.h"
-#include "voltex/reference.h"
-
 #include <stdlib.h>
 #include <string.h>
+
+#include "physics/collision/bvh.h"
+#include "voltex/reference.h"
 
 /* What the narrow phase needs of one entity, gathered once per call. */
 typedef struct {

@@ -1,10 +1,10 @@
 /* The "entities" array: each entity's keys, its name, then the entity itself
  * in the world. */
-#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/assert.h"
 #include "scene/scene_internal.h"
 
 #define VX_SCENE_NAME_MAX 64            /* bytes of an entity name */
@@ -113,7 +113,7 @@ static vx_status spawn(vx_scene_builder *b, const vx_scene_entity_def *def, size
         st = spawn_frame(b, &def->transform, &e);
         if (st != VX_OK) return st;
     }
-    assert(e.index == index); /* a fresh world hands out slots in order: the traces rely on it */
+    VX_ASSERT(e.index == index); /* a fresh world hands out slots in order: the traces rely on it */
     b->scene->entities[index] = e;
     return VX_OK;
 }

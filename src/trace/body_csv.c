@@ -1,9 +1,9 @@
 /* Body trace as CSV: VX_BODY_CSV_HEADER, then one row per entity per frame. */
+#include <inttypes.h>
+
 #include "trace/body_formats.h"
 #include "trace/csv_row.h"
 #include "trace/trace_out.h"
-
-#include <inttypes.h>
 
 vx_status vx_body_csv_begin(vx_body_writer *w, vx_error *err)
 {

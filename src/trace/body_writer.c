@@ -1,8 +1,8 @@
 /* The body trace writer: shared bookkeeping, then the chosen format. */
+#include <string.h>
+
 #include "trace/body_formats.h"
 #include "trace/trace_out.h"
-
-#include <string.h>
 
 vx_status vx_body_writer_begin(vx_body_writer *w, FILE *out, vx_trace_format format, const vx_trace_info *info,
                                vx_error *err)

@@ -1,11 +1,10 @@
 /* Contact trace as CSV: VX_CONTACT_CSV_HEADER, then one row per contact of
  * each written frame, in the list's order (sorted by the step). */
-#include "trace/csv_row.h"
-#include "trace/trace_out.h"
-
 #include <inttypes.h>
 #include <string.h>
 
+#include "trace/csv_row.h"
+#include "trace/trace_out.h"
 #include "voltex/trace.h"
 
 vx_status vx_contact_writer_begin(vx_contact_writer *w, FILE *out, const vx_trace_info *info, vx_error *err)

@@ -43,10 +43,11 @@ static inline vx_validation *vx_validation_open(const char *name)
     vx_error err;
     vx_status st = vx_scene_load_file(path, &v->scene, &err);
     cr_assert_eq(st, VX_OK, "%s", err.message);
-    cr_assert_eq(vx_world_get_def(v->scene.world)->fixed_dt, 1.0f / 60.0f, "%s: dt %g", name, (double)vx_world_get_def(v->scene.world)->fixed_dt);
-    cr_assert_eq(vx_world_get_def(v->scene.world)->iterations, 10, "%s: iterations %d", name, vx_world_get_def(v->scene.world)->iterations);
-    cr_assert_eq(vx_world_get_def(v->scene.world)->substeps, 1, "%s: substeps %d", name, vx_world_get_def(v->scene.world)->substeps);
-    cr_assert_not(vx_world_get_def(v->scene.world)->sleeping, "%s: sleeping on", name);
+    const vx_world_def *def = vx_world_get_def(v->scene.world);
+    cr_assert_eq(def->fixed_dt, 1.0f / 60.0f, "%s: dt %g", name, (double)def->fixed_dt);
+    cr_assert_eq(def->iterations, 10, "%s: iterations %d", name, def->iterations);
+    cr_assert_eq(def->substeps, 1, "%s: substeps %d", name, def->substeps);
+    cr_assert_not(def->sleeping, "%s: sleeping on", name);
     size_t n = v->scene.entity_count;
     cr_assert_gt(n, 0, "%s: no entities", name);
     v->start = calloc(n, sizeof *v->start);
@@ -100,23 +101,29 @@ static inline size_t vx_validation_entity(const vx_validation *v, const char *na
     return 0;
 }
 
+/* Component `type` of scene entity i (NULL when it has none). */
+static inline const void *vx_validation_component(const vx_validation *v, size_t i, vx_component_type type)
+{
+    return vx_registry_get_const(vx_world_registry_const(v->scene.world), v->scene.entities[i], type);
+}
+
 static inline const vx_rigidbody *vx_validation_body(const vx_validation *v, size_t i)
 {
-    const vx_rigidbody *rb = vx_registry_get_const(vx_world_registry_const(v->scene.world), v->scene.entities[i], VX_COMPONENT_RIGIDBODY);
+    const vx_rigidbody *rb = vx_validation_component(v, i, VX_COMPONENT_RIGIDBODY);
     cr_assert_not_null(rb, "%s: entity %s has no rigid body", v->scene.name, v->scene.names[i]);
     return rb;
 }
 
 static inline const vx_collider *vx_validation_collider(const vx_validation *v, size_t i)
 {
-    const vx_collider *c = vx_registry_get_const(vx_world_registry_const(v->scene.world), v->scene.entities[i], VX_COMPONENT_COLLIDER);
+    const vx_collider *c = vx_validation_component(v, i, VX_COMPONENT_COLLIDER);
     cr_assert_not_null(c, "%s: entity %s has no collider", v->scene.name, v->scene.names[i]);
     return c;
 }
 
 static inline bool vx_validation_is_dynamic(const vx_validation *v, size_t i)
 {
-    const vx_rigidbody *rb = vx_registry_get_const(vx_world_registry_const(v->scene.world), v->scene.entities[i], VX_COMPONENT_RIGIDBODY);
+    const vx_rigidbody *rb = vx_validation_component(v, i, VX_COMPONENT_RIGIDBODY);
     return rb && rb->type == VX_BODY_DYNAMIC;
 }
 

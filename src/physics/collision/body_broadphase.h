@@ -33,8 +33,8 @@
 #include <stdint.h>
 
 #include "common/thread_pool.h"
-#include "physics/collision/broadphase.h"
 #include "physics/body_set.h"
+#include "physics/collision/broadphase.h"
 #include "voltex/physics.h"
 
 /* What the broad phase holds of one entity index. */

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "common/array.h"
+#include "common/assert.h"
 #include "common/parallel.h"
 
 #define SLOT_PRESENT 1u
@@ -506,11 +507,25 @@ static vx_status find_pairs_bvh(vx_broadphase *bp, vx_broadphase_pair_list *out)
     return VX_OK;
 }
 
+#ifndef NDEBUG
+/* Every pair once, a < b, in (a, b) order: what the narrow phase and the
+ * sleeping code rely on. */
+static bool pairs_in_order(const vx_broadphase_pair_list *list)
+{
+    for (size_t i = 0; i < list->count; i++) {
+        if (list->items[i].a >= list->items[i].b) return false;
+        if (i > 0 && !pair_less(list->items[i - 1], list->items[i])) return false;
+    }
+    return true;
+}
+#endif
+
 vx_status vx_broadphase_find_pairs(vx_broadphase *bp, vx_broadphase_pair_list *out)
 {
     out->count = 0;
-    if (bp->kind == VX_BROADPHASE_DYNAMIC_TREE) return find_pairs_tree(bp, out);
-    return find_pairs_bvh(bp, out);
+    vx_status st = bp->kind == VX_BROADPHASE_DYNAMIC_TREE ? find_pairs_tree(bp, out) : find_pairs_bvh(bp, out);
+    VX_ASSERT(st != VX_OK || pairs_in_order(out));
+    return st;
 }
 
 size_t vx_broadphase_filter_tight(const vx_broadphase *bp, vx_broadphase_pair_list *pairs)

@@ -37,9 +37,8 @@
 #include <stdint.h>
 
 #include "common/thread_pool.h"
-
-#include "physics/collision/broadphase.h"
 #include "physics/body_set.h"
+#include "physics/collision/broadphase.h"
 #include "voltex/collide.h"
 
 /* m: a point this close counts as touching (no sweep), and a sweep that

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "physics/collision/ccd.h"
 #include "common/array.h"
 #include "common/parallel.h"
+#include "physics/collision/ccd.h"
 #include "physics/collision/collide_shapes.h"
 #include "physics/collision/time_of_impact.h"
 

@@ -23,10 +23,10 @@
  * 9 (rz + 1) with r_i in {-1, 0, 1} (one nonzero r_i: a face, two: an edge,
  * three: a corner). A face or edge keeps its code whether the capsule is
  * just outside it or sunk into it. */
+#include <string.h>
+
 #include "physics/collision/collide_internal.h"
 #include "physics/collision/collide_shapes.h"
-
-#include <string.h>
 
 #define VX_FEATURE_KIND_CAPSULE_BOX 10u
 

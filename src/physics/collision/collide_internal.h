@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "common/assert.h"
 #include "voltex/collide.h"
 #include "voltex/math.h"
 
@@ -127,6 +128,7 @@ static inline void vx_manifold_reset(vx_manifold *m)
 static inline bool vx_manifold_push(vx_manifold *m, vx_vec3 point_a, vx_vec3 point_b, float depth, uint32_t feature)
 {
     if (m->count >= VX_MANIFOLD_MAX_POINTS) return false;
+    VX_ASSERT(m->count >= 0);
     vx_manifold_point *p = &m->points[m->count++];
     p->point_a = point_a;
     p->point_b = point_b;

@@ -1,7 +1,7 @@
 /* The shape-pair table (collide_shapes.h). */
 #include "physics/collision/collide_shapes.h"
 
-#include <assert.h>
+#include "common/assert.h"
 
 static bool sphere_sphere(const vx_collider *a, const vx_transform *ta, const vx_collider *b, const vx_transform *tb,
                           float margin, vx_manifold *out)
@@ -61,7 +61,7 @@ static const pair_entry pairs[SHAPE_TYPES][SHAPE_TYPES] = {
 bool vx_collide_shapes(const vx_collider *a, const vx_transform *ta, const vx_collider *b, const vx_transform *tb,
                        float margin, vx_manifold *out)
 {
-    assert((unsigned)a->type < SHAPE_TYPES && (unsigned)b->type < SHAPE_TYPES);
+    VX_ASSERT((unsigned)a->type < SHAPE_TYPES && (unsigned)b->type < SHAPE_TYPES);
     const pair_entry *e = &pairs[a->type][b->type];
     bool hit = e->swapped ? e->fn(b, tb, a, ta, margin, out) : e->fn(a, ta, b, tb, margin, out);
     if (!hit || out->count <= 0) return false;

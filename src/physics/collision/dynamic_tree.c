@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/assert.h"
+
 #define NIL VX_DYNAMIC_TREE_NULL
 #define VX_DYNAMIC_TREE_FIRST_CAPACITY 16u
 /* A fat box is shrunk once it exceeds the box it would get now by this many
@@ -107,6 +109,7 @@ static vx_status reserve_node(vx_dynamic_tree *tree)
 static uint32_t pop_free_node(vx_dynamic_tree *tree)
 {
     uint32_t index = tree->free_list;
+    VX_ASSERT(index != NIL && index < tree->node_capacity);
     vx_dynamic_tree_node *n = &tree->nodes[index];
     tree->free_list = n->parent;
     memset(n, 0, sizeof *n);
@@ -120,6 +123,7 @@ static uint32_t pop_free_node(vx_dynamic_tree *tree)
 
 static void release_node(vx_dynamic_tree *tree, uint32_t index)
 {
+    VX_ASSERT(index < tree->node_capacity && tree->node_count > 0u);
     reset_free_node(&tree->nodes[index], tree->free_list);
     tree->free_list = index;
     tree->node_count--;
@@ -141,6 +145,7 @@ static void replace_child(vx_dynamic_tree *tree, uint32_t parent, uint32_t old_c
 
 static void refit(vx_dynamic_tree *tree, uint32_t index)
 {
+    VX_ASSERT(tree->nodes[index].child1 != NIL && tree->nodes[index].child2 != NIL);
     vx_dynamic_tree_node *n = &tree->nodes[index];
     const vx_dynamic_tree_node *c1 = &tree->nodes[n->child1];
     const vx_dynamic_tree_node *c2 = &tree->nodes[n->child2];
@@ -296,9 +301,11 @@ static void remove_leaf(vx_dynamic_tree *tree, uint32_t leaf)
         return;
     }
     uint32_t parent = tree->nodes[leaf].parent;
+    VX_ASSERT(is_leaf(&tree->nodes[leaf]) && parent != NIL);
     const vx_dynamic_tree_node *p = &tree->nodes[parent];
     uint32_t grand = p->parent;
     uint32_t sibling = p->child1 == leaf ? p->child2 : p->child1;
+    VX_ASSERT(p->child1 == leaf || p->child2 == leaf);
     replace_child(tree, grand, parent, sibling);
     tree->nodes[sibling].parent = grand;
     tree->nodes[leaf].parent = NIL;
@@ -331,6 +338,7 @@ vx_status vx_dynamic_tree_create_proxy(vx_dynamic_tree *tree, vx_aabb tight, vx_
 
 void vx_dynamic_tree_destroy_proxy(vx_dynamic_tree *tree, uint32_t proxy)
 {
+    VX_ASSERT(proxy < tree->node_capacity && is_leaf(&tree->nodes[proxy]) && tree->proxy_count > 0u);
     remove_leaf(tree, proxy);
     release_node(tree, proxy);
     tree->proxy_count--;

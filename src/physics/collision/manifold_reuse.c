@@ -4,8 +4,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "physics/collision/ccd.h"
 #include "common/simd4.h"
+#include "physics/collision/ccd.h"
 
 static bool same_box(vx_vec3 half, const vx_collider *c)
 {

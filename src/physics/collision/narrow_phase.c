@@ -14,14 +14,15 @@
  * features they meet at. */
 #include "physics/collision/narrow_phase.h"
 
-#include "physics/collision/ccd.h"
-#include "common/array.h"
-#include "common/parallel.h"
-#include "physics/collision/collide_internal.h"
-#include "physics/collision/collide_shapes.h"
-
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/array.h"
+#include "common/assert.h"
+#include "common/parallel.h"
+#include "physics/collision/ccd.h"
+#include "physics/collision/collide_internal.h"
+#include "physics/collision/collide_shapes.h"
 
 void vx_narrow_phase_init(vx_narrow_phase *d) { memset(d, 0, sizeof *d); }
 
@@ -127,6 +128,7 @@ static void detect_one(detect_job *job, size_t p, size_t *cursor)
     const vx_body_set *bodies = job->bodies;
     uint32_t a = job->pairs->items[p].a;
     uint32_t b = job->pairs->items[p].b;
+    VX_ASSERT(a < b && b < bodies->count);
     d->memo_state[p] = MEMO_NONE;
     if (!can_move(&bodies->info[a]) && !can_move(&bodies->info[b])) { /* nothing responds */
         d->hit[p] = false;
@@ -168,9 +170,8 @@ static void detect_range(void *arg, size_t begin, size_t end)
     for (size_t p = begin; p < end; p++) detect_one(job, p, &cursor);
 }
 
-vx_status vx_narrow_phase_detect(vx_narrow_phase *d, const vx_body_set *bodies,
-                             const vx_broadphase_pair_list *pairs, float speculative_distance, float h, bool reuse,
-                             vx_thread_pool *pool)
+vx_status vx_narrow_phase_detect(vx_narrow_phase *d, const vx_body_set *bodies, const vx_broadphase_pair_list *pairs,
+                                 float speculative_distance, float h, bool reuse, vx_thread_pool *pool)
 {
     d->count = 0;
     d->reused = 0;
@@ -197,6 +198,8 @@ vx_status vx_narrow_phase_detect(vx_narrow_phase *d, const vx_body_set *bodies,
             d->reused++;
         }
         if (d->count != p) d->items[d->count] = d->items[p];
+        VX_ASSERT(d->items[d->count].manifold.count >= 1);
+        VX_ASSERT(d->items[d->count].manifold.count <= VX_MANIFOLD_MAX_POINTS);
         d->count++;
     }
     if (reuse) {
@@ -205,5 +208,6 @@ vx_status vx_narrow_phase_detect(vx_narrow_phase *d, const vx_body_set *bodies,
         d->spare = old;
     }
     d->memos.count = kept;
+    VX_ASSERT(kept <= d->count);
     return VX_OK;
 }

@@ -11,9 +11,9 @@
 #include <stdint.h>
 
 #include "common/thread_pool.h"
+#include "physics/body_set.h"
 #include "physics/collision/broadphase.h"
 #include "physics/collision/manifold_reuse.h"
-#include "physics/body_set.h"
 #include "voltex/collide.h"
 #include "voltex/physics.h"
 

@@ -12,10 +12,9 @@
  * largest separation for two boxes. */
 #include "physics/collision/time_of_impact.h"
 
-#include "physics/collision/collide_shapes.h"
-
 #include <math.h>
 
+#include "physics/collision/collide_shapes.h"
 #include "voltex/collide.h"
 
 vx_transform vx_toi_body_pose(const vx_toi_body *body, float t)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/array.h"
+#include "common/assert.h"
 
 void vx_contact_cache_init(vx_contact_cache *c) { memset(c, 0, sizeof *c); }
 
@@ -58,8 +59,18 @@ size_t vx_contact_cache_find_pair(const vx_contact_cache *c, size_t *cursor, vx_
     return end - i;
 }
 
+#ifndef NDEBUG
+/* The entries in key order (the matching and the merges depend on it). */
+static bool sorted_by_pair(const vx_contact_cache_entry *items, size_t count)
+{
+    for (size_t i = 1; i < count; i++)
+        if (compare_pair(&items[i - 1], items[i].a_index, items[i].b_index) > 0) return false;
+    return true;
+}
+#endif
 void vx_contact_cache_commit(vx_contact_cache *c)
 {
+    VX_ASSERT(c->next_count <= c->next_capacity && sorted_by_pair(c->next, c->next_count));
     vx_contact_cache_entry *items = c->items;
     size_t capacity = c->capacity;
     c->items = c->next;

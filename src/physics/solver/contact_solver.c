@@ -1,14 +1,16 @@
 /* The contact solver (contact_solver.h): constraints from the narrow phase's
  * manifolds, warm started from the cache, packed in the solve order, and
  * what a solved substep leaves behind (the cache and the report). */
+#include "physics/solver/contact_solver.h"
+
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/array.h"
+#include "common/assert.h"
 #include "common/parallel.h"
-#include "physics/solver/contact_solver.h"
-#include "physics/solver/contact_wide.h"
 #include "common/simd4.h"
+#include "physics/solver/contact_wide.h"
 
 /* Contact constraints: setup, warm start and the velocity iterations.
  * See contact_solver.h.
@@ -372,6 +374,7 @@ static vx_status color_constraints(vx_contact_solver *s, size_t body_count, bool
         const vx_contact_constraint *c = &s->constraints[i];
         if (c->solve)
             vx_solve_order_add(&s->order, (uint32_t)i, c->a, c->inv_mass_a > 0.0f, c->b, c->inv_mass_b > 0.0f);
+        VX_ASSERT(c->a < body_count && c->b < body_count && c->a != c->b);
     }
     return vx_solve_order_end(&s->order, colored);
 }

@@ -16,11 +16,11 @@
 #include <stdint.h>
 
 #include "common/thread_pool.h"
-#include "physics/solver/solve_flow.h"
-#include "physics/solver/contact_cache.h"
-#include "physics/solver/solve_order.h"
-#include "physics/collision/narrow_phase.h"
 #include "physics/body_set.h"
+#include "physics/collision/narrow_phase.h"
+#include "physics/solver/contact_cache.h"
+#include "physics/solver/solve_flow.h"
+#include "physics/solver/solve_order.h"
 #include "voltex/physics.h"
 
 /* One point's three constraint rows (normal, two tangents), with the

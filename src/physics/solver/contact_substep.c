@@ -25,8 +25,8 @@
 
 #include "common/array.h"
 #include "common/parallel.h"
-#include "physics/solver/solve_sweep.h"
 #include "physics/solver/contact_wide.h"
+#include "physics/solver/solve_sweep.h"
 
 /* Box2D v3's soft contact for the push-out of overlap: stiffness at most
  * 60 Hz (and a quarter of the substep rate), damping ratio 3, push-out at

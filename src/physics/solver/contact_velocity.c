@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "physics/solver/solve_sweep.h"
-#include "physics/solver/contact_wide.h"
 #include "common/simd4.h"
+#include "physics/solver/contact_wide.h"
+#include "physics/solver/solve_sweep.h"
 
 /* The two bodies' velocities of one constraint, held in registers. */
 typedef struct {

@@ -7,10 +7,11 @@
  * operations run lane by lane in plain C. */
 #include "physics/solver/contact_wide.h"
 
-#include <assert.h>
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
+
+#include "common/assert.h"
 
 /* ---- four floats: SSE2 or plain C, the same IEEE operations ---- */
 
@@ -473,7 +474,7 @@ void vx_contact_wide_load(vx_contact_wide_block *w, const vx_contact_hot_constra
         w->a[i] = w->b[i] = w->count[i] = 0;
         w->friction[i] = 0.0f;
         if (!c) continue;
-        assert(c->count <= VX_MANIFOLD_MAX_POINTS);
+        VX_ASSERT(c->count <= VX_MANIFOLD_MAX_POINTS);
         uint32_t count = c->count <= VX_MANIFOLD_MAX_POINTS ? c->count : VX_MANIFOLD_MAX_POINTS; /* never past the block */
         if (first == 4) first = i;
         w->used |= 1u << i;

@@ -2,11 +2,11 @@
  * (solve_flow.h). */
 #include "physics/solver/solve_flow.h"
 
-#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/array.h"
+#include "common/assert.h"
 
 /* the most threads a flow plans for (flow_thread keeps a count per thread) */
 #define VX_FLOW_MAX_THREADS 256
@@ -158,7 +158,7 @@ static void flow_thread(void *ctx, int t, int threads)
 void vx_solve_flow_run(vx_thread_pool *pool, vx_solve_flow *f, int passes,
                        float (*fn)(void *arg, size_t begin, size_t end, int pass), void *arg)
 {
-    assert(f->threads >= 1 && vx_thread_pool_size(pool) == f->threads);
+    VX_ASSERT(f->threads >= 1 && vx_thread_pool_size(pool) == f->threads);
     for (int t = 0; t < f->threads; t++) vx_thread_progress_reset(&f->done[t]);
     flow_job job = {f, passes, fn, arg};
     vx_thread_pool_run(pool, flow_thread, &job);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/array.h"
+#include "common/assert.h"
 #include "common/union_find.h"
 
 #define NONE UINT32_MAX
@@ -111,6 +112,7 @@ vx_status vx_solve_order_begin(vx_solve_order *c, size_t max_items, size_t body_
 void vx_solve_order_add(vx_solve_order *c, uint32_t item, uint32_t a, bool moved_a, uint32_t b, bool moved_b)
 {
     uint32_t i = (uint32_t)c->count++;
+    VX_ASSERT(c->count <= c->capacity);
     uint8_t moved = (uint8_t)((moved_a ? 1u : 0u) | (moved_b ? 2u : 0u));
     if (c->same && (i >= c->last_count || c->ids[i] != item || c->a[i] != a || c->b[i] != b || c->moved[i] != moved))
         c->same = false;
@@ -490,6 +492,8 @@ vx_status vx_solve_order_end(vx_solve_order *c, bool colored)
     c->kept = false;
     c->version++;
     vx_status st = order_items(c, colored);
+    VX_ASSERT(st != VX_OK || c->count == 0 || (c->unit_start[c->unit_count] == c->count &&
+                                               c->ranges[c->range_count - 1u].end == c->unit_count));
     c->last_valid = st == VX_OK;
     c->last_colored = colored;
     c->last_tuning = c->tuning;
