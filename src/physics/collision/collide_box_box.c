@@ -34,12 +34,14 @@
  *
  * Cost: this runs for every touching box pair every step, so the work is
  * shared where the arithmetic allows it without changing a bit of the
- * result (tests/test_narrow_box_box_reference.c keeps the straightforward
- * version and compares): the SAT's rotation c picks the incident face, the
- * incident vertices are the centre +- the scaled axes, each polygon vertex's
- * coordinate along a side-plane axis is computed once for both planes, a
- * side plane with every vertex inside is skipped, vertices stay in one pool
- * (polygons are index lists), and the points come out already sorted. */
+ * result (tests/physics/collision/test_collide_box_box.c compares with the
+ * straightforward version's results, recorded in
+ * tests/physics/collision/fixtures/box_box_manifolds.txt): the SAT's rotation
+ * c picks the incident face, the incident vertices are the centre +- the
+ * scaled axes, each polygon vertex's coordinate along a side-plane axis is
+ * computed once for both planes, a side plane with every vertex inside is
+ * skipped, vertices stay in one pool (polygons are index lists), and the
+ * points come out already sorted. */
 #include "physics/collision/collide_internal.h"
 
 /* Added to every |R_ij| in the edge-axis tests (Gottschalk; Ericson 4.4.1):
