@@ -1,7 +1,7 @@
 /* Oriented narrow phase: contact manifolds between rotated spheres, boxes and
  * capsules (up to 4 points sharing one normal), with feature ids that stay the
  * same from step to step while the same features touch (for warm starting).
- * The design spec's axis-aligned functions stay in physics.h. */
+ * The reference pipeline's axis-aligned functions are in reference.h. */
 #ifndef VOLTEX_COLLIDE_H
 #define VOLTEX_COLLIDE_H
 

@@ -133,7 +133,7 @@ static inline vx_mat3 vx_mat3_from_quat(vx_quat q)
     return r;
 }
 
-/* ---- aabb (design spec Phase 5-1) ---- */
+/* ---- aabb ---- */
 static inline vx_aabb vx_aabb_new(vx_vec3 min, vx_vec3 max) { vx_aabb b = {min, max}; return b; }
 static inline vx_aabb vx_aabb_from_center_half_extents(vx_vec3 center, vx_vec3 half_extents)
 {

@@ -1,7 +1,7 @@
 /* Rigid-body physics on top of the ECS: the components (collider, rigid
  * body), the contacts a step reports, the settings and the fixed step
  * (broad and narrow phase, the contact solver, integration, islands and
- * sleeping, continuous collision). The design spec's stage-by-stage pipeline
+ * sleeping, continuous collision). The reference pipeline, stage by stage,
  * is in voltex/reference.h. */
 #ifndef VOLTEX_PHYSICS_H
 #define VOLTEX_PHYSICS_H
@@ -62,7 +62,7 @@ typedef struct {
     bool bullet;
 } vx_rigidbody;
 
-/* The design spec's constructors: dynamic(mass) has velocity 0,
+/* The reference pipeline's constructors: dynamic(mass) has velocity 0,
  * restitution 0.3, gravity_scale 1; static has mass 0 and gravity_scale 0. */
 vx_rigidbody vx_rigidbody_dynamic(float mass);
 vx_rigidbody vx_rigidbody_static(void);
@@ -105,7 +105,7 @@ void vx_contact_list_sort(vx_contact_list *list);
 /* The broad phase of vx_step (scene key solver.broadphase: "tree" or
  * "bvh"). Both find the same pairs, so traces do not depend on the kind. */
 typedef enum {
-    VX_BROADPHASE_BVH = 0,         /* the design spec's median-split BVH, rebuilt every substep */
+    VX_BROADPHASE_BVH = 0,         /* the reference pipeline's median-split BVH, rebuilt every substep */
     VX_BROADPHASE_DYNAMIC_TREE = 1 /* incremental dynamic AABB trees kept across steps, statics in their own */
 } vx_broadphase_kind;
 

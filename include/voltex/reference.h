@@ -1,8 +1,9 @@
-/* The design spec's pipeline (Phase 5-1 and 5-2), stage by stage: the
- * axis-aligned narrow phase, detection over a registry of components, semi-implicit Euler and
- * impulse response with Baumgarte correction. vx_step is the
- * engine's step; these functions are kept as the specification's reference,
- * tested against it, and not included by voltex.h. */
+/* The reference pipeline the engine started from, stage by stage: the
+ * axis-aligned narrow phase, detection over a registry of components,
+ * semi-implicit Euler and impulse response with Baumgarte correction
+ * (docs/simulation.md, "Where the engine started"). vx_step is the engine's
+ * step; these functions are kept and tested as the reference, and are not
+ * included by voltex.h. */
 #ifndef VOLTEX_REFERENCE_H
 #define VOLTEX_REFERENCE_H
 

@@ -1,4 +1,4 @@
-/* Scene files (JSON, see the README and shared interface) to a world plus
+/* Scene files (JSON, docs/scene_format.md) to a world plus
  * settings, with every validation. The only user of cJSON. */
 #ifndef VOLTEX_SCENE_H
 #define VOLTEX_SCENE_H

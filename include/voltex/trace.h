@@ -1,6 +1,6 @@
 /* Trace writers (body trace as CSV or JSON, contact trace as CSV) and the
  * golden-trace comparison. Writers stream frame by frame; they never change the
- * world. Formats: shared interface "Body trace" and "Contact trace". */
+ * world. Formats: docs/traces.md. */
 #ifndef VOLTEX_TRACE_H
 #define VOLTEX_TRACE_H
 

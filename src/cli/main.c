@@ -1,5 +1,5 @@
-/* voltex-sim: runs a scene headless and writes its traces. See the README and
- * the shared interface for the command line, the traces and the exit codes. */
+/* voltex-sim: runs a scene headless and writes its traces. The command line
+ * and the exit codes: docs/cli.md; the traces: docs/traces.md. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* One run of voltex-sim: load the scene, step it, write or compare the
- * traces; returns the exit code (shared interface "Exit codes"). */
+ * traces; returns the exit code (docs/cli.md, "Exit codes"). */
 #ifndef VX_CLI_RUN_H
 #define VX_CLI_RUN_H
 

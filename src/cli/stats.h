@@ -2,14 +2,16 @@
  * lines that begin with "voltex-sim: " (scripts/bench.sh reads them):
  *
  *   voltex-sim: bodies 3 (2 dynamic), steps 600, wall 0.012 s, 0.02 ms/step, 50000 steps/s, 1.00 contacts/step
+ *   voltex-sim: solver: order sequential, threads 1, iterations 10, substeps 1, position iterations 3, sleeping off, contact reuse on
  *   voltex-sim: step ms: median 0.0150, p95 0.0210, mean 0.0160, max 0.1200
  *   voltex-sim: stage ms/step: broad phase 0.0010, narrow phase 0.0020, solver 0.0030, integration 0.0010, other 0.0010, trace 0.0040
  *   voltex-sim: max displacement 4.5 m (ball), peak memory 3.1 MB
  *   voltex-sim: trace 1.2 MB, 310.5 MB/s
  *
  * The first line's wall time and ms/step cover the whole loop (steps and
- * trace); "step ms" times the physics step alone (vx_step, one
- * sample per step): median, nearest-rank 95th percentile, mean and max.
+ * trace); "solver" gives the settings the run used; "step ms" times the
+ * physics step alone (vx_step, one sample per step): median, nearest-rank
+ * 95th percentile, mean and max. docs/cli.md, "--stats", explains them.
  * "stage ms/step" is the time of each stage summed over the run divided by
  * the steps; a stage nobody measured is listed as not measured. Max
  * displacement: the largest distance of a dynamic body's final position

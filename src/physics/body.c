@@ -1,6 +1,7 @@
 /* What a body is: the physics component types, collider constructors and
  * world-space bounds, rigid-body constructors and the mass rules of the
- * design spec (mass 0 means static: infinite mass, no gravity, never moves). */
+ * reference pipeline (mass 0 means static: infinite mass, no gravity, never
+ * moves; docs/simulation.md, "Where the engine started"). */
 #include <string.h>
 
 #include "voltex/physics.h"
@@ -77,7 +78,7 @@ vx_aabb vx_collider_aabb(const vx_collider *c, vx_vec3 position, vx_quat rotatio
     }
 }
 
-#define VX_DEFAULT_RESTITUTION 0.3f /* spec default: a mildly bouncy body */
+#define VX_DEFAULT_RESTITUTION 0.3f /* the reference pipeline's default: a mildly bouncy body */
 #define VX_DEFAULT_FRICTION 0.5f    /* common engine default for a Coulomb coefficient */
 
 /* Every field set, padding zeroed: components are copied and compared bytewise. */
@@ -102,7 +103,7 @@ static vx_rigidbody rigidbody_base(vx_body_type type, float mass, float gravity_
 
 vx_rigidbody vx_rigidbody_dynamic(float mass) { return rigidbody_base(VX_BODY_DYNAMIC, mass, 1.0f); }
 
-/* The spec's statik(): mass 0 and gravity_scale 0. */
+/* The reference pipeline's statik(): mass 0 and gravity_scale 0. */
 vx_rigidbody vx_rigidbody_static(void) { return rigidbody_base(VX_BODY_STATIC, 0.0f, 0.0f); }
 
 vx_rigidbody vx_rigidbody_kinematic(void) { return rigidbody_base(VX_BODY_KINEMATIC, 0.0f, 0.0f); }
@@ -113,7 +114,7 @@ float vx_rigidbody_inv_mass(const vx_rigidbody *rb)
     return 1.0f / rb->mass;
 }
 
-/* The spec's rule mass == 0 -> static also holds for a body typed dynamic
+/* The rule mass == 0 -> static also holds for a body typed dynamic
  * (a non-positive or NaN mass cannot move either). */
 bool vx_rigidbody_is_static(const vx_rigidbody *rb)
 {

@@ -108,7 +108,7 @@ static void fill_body(vx_body_set *b, size_t slot, const gather_record *r, vx_ve
     else
         info->motion = rb->type == VX_BODY_KINEMATIC ? VX_MOTION_KINEMATIC : VX_MOTION_DYNAMIC;
 
-    /* A collider without a rigid body has the spec's static material. */
+    /* A collider without a rigid body has the default static body's material. */
     vx_rigidbody material = rb ? *rb : vx_rigidbody_static();
     info->friction = material.friction;
     info->restitution = material.restitution;
@@ -240,7 +240,8 @@ static float damping_factor(float h, float c) { return 1.0f / (1.0f + h * c); }
 
 static void integrate_velocity(const vx_body_info *info, vx_body_velocity *vel, float h)
 {
-    /* The spec's step, operation for operation: v += (g * gravity_scale) * h. */
+    /* The reference integrator's step, operation for operation:
+     * v += (g * gravity_scale) * h. */
     vel->v = vx_vec3_add(vel->v, vx_vec3_scale(info->gravity, h));
     if (info->linear_damping > 0.0f) vel->v = vx_vec3_scale(vel->v, damping_factor(h, info->linear_damping));
     if (info->angular_damping > 0.0f) vel->w = vx_vec3_scale(vel->w, damping_factor(h, info->angular_damping));

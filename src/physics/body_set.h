@@ -108,7 +108,7 @@ void vx_body_set_update_mass_of(vx_body_set *b, size_t i);
 /* Semi-implicit Euler, first half, for the awake dynamic bodies: the world
  * inverse inertia from the current orientation, v += g * gravity_scale * h,
  * then damping v *= 1 / (1 + h c) (only when c > 0, so an undamped body
- * follows the spec's step bit for bit). Bodies split between the pool's
+ * follows semi-implicit Euler bit for bit). Bodies split between the pool's
  * threads (NULL: one); each body on its own, so the split changes nothing. */
 void vx_body_set_integrate_velocities(vx_body_set *b, float h, vx_thread_pool *pool);
 /* Second half: x += v h; orientation by vx_rotation_integrate (gyroscopic

@@ -1,20 +1,23 @@
-/* Engine settings with the design spec's defaults (Box2D-style defaults
- * function: a caller changes only what it cares about). */
+/* Engine settings and their defaults, several of them the reference
+ * pipeline's (docs/simulation.md, "Where the engine started"; Box2D-style
+ * defaults function: a caller changes only what it cares about). */
 #include "voltex/physics.h"
 
 #include <string.h>
 
-#define VX_GRAVITY_Y (-9.81f)          /* m/s^2: Earth, Y up (spec) */
-#define VX_FIXED_DT (1.0f / 60.0f)     /* s: the spec's fixed update rate, 60 Hz */
-#define VX_SOLVER_ITERATIONS 10        /* velocity passes: a 10-box stack and a 20-box pyramid stand (issue 3) */
-#define VX_SUBSTEPS 1                  /* one substep: a free body follows the spec's step exactly */
+#define VX_GRAVITY_Y (-9.81f)          /* m/s^2: Earth, Y up (reference) */
+#define VX_FIXED_DT (1.0f / 60.0f)     /* s: the reference's fixed update rate, 60 Hz */
+#define VX_SOLVER_ITERATIONS 10        /* velocity passes: a 10-box stack and a 20-box pyramid stand */
+#define VX_SUBSTEPS 1                  /* one substep: a free body follows semi-implicit Euler exactly */
 #define VX_RESTITUTION_THRESHOLD 1.0f  /* m/s: slower approaches do not bounce, so resting bodies stay put */
 /* m: penetration the position passes leave alone, so resting contacts stay
- * touching instead of flickering (spec). Box2D's 0.005 measured a little
+ * touching instead of flickering (reference). Box2D's 0.005 measured a little
  * better (a settled 20-box pyramid creeps 7.1 instead of 7.6 mm in 9 s);
  * below a few mm the passes start to fight the velocity solver. */
 #define VX_BAUMGARTE_SLOP 0.01f
-#define VX_BAUMGARTE_PERCENT 0.4f      /* 1: fraction of the overlap beyond the slop removed per position pass (spec) */
+/* 1: fraction of the overlap beyond the slop removed per position pass
+ * (reference) */
+#define VX_BAUMGARTE_PERCENT 0.4f
 /* position passes after integration (NGS); they end early once nothing is
  * deeper than 3 slops, so resting scenes pay for one */
 #define VX_POSITION_ITERATIONS 3
@@ -25,7 +28,7 @@
 #define VX_SPECULATIVE_DISTANCE 0.02f
 /* the incremental dynamic tree: statics never re-tested, resting bodies cost
  * a containment test; measured faster than rebuilding the BVH every substep
- * on every bench scene (README, "Broad phase") */
+ * on every bench scene (docs/simulation.md, "Broad phase") */
 #define VX_BROADPHASE VX_BROADPHASE_DYNAMIC_TREE
 
 vx_world_def vx_world_def_default(void)

@@ -1,24 +1,9 @@
-/* Torque-free rotation of a rigid body, gyroscopic term included.
- *
- * In the body frame the angular momentum obeys Euler's equation
- * dL/dt = L x w with w = I^-1 L, while the world momentum R L stays fixed.
- * One step is an implicit midpoint rule written as a rotation: with the
- * midpoint Lm = (L0 + L1) / 2 and wm = I^-1 Lm,
- *     L1 = exp(-dt [wm]x) L0,        q1 = q0 * quat(dt wm)
- * (both the rotation by the angle |wm| dt about wm; quat(v) is the unit
- * quaternion (sin(|v|/2) v/|v|, cos(|v|/2))). Because of that form
- *   - |L1| = |L0|: L1 is a rotation of L0;
- *   - R1 L1 = R0 L0: the body turns by exactly the rotation that L undoes;
- *   - the energy L.I^-1.L is kept: L1 - L0 is perpendicular to the axis wm,
- *     and (L1 - L0).I^-1(L1 + L0) = 2 (L1 - L0).wm = 0.
- * The first two hold whatever Lm is; the third to the tolerance of the
- * Newton solve for Lm. It is the classic implicit midpoint step with the
- * Cayley angle 2 atan(|wm| dt / 2) replaced by the exact angle |wm| dt, so a
- * sphere, or any body spinning about a principal axis, turns by exactly
- * |w| dt per step instead of lagging by (|w| dt)^3 / 12. The midpoint rule is
- * symmetric in time, so the step is second order.
- *
- * Everything inside runs in double; the state in and out stays float. */
+/* Torque-free rotation of a rigid body, gyroscopic term included: an
+ * implicit midpoint step of the body-frame angular momentum L, written as a
+ * rotation, so |L|, the world momentum and the energy L.I^-1.L are kept and
+ * a body spinning about a principal axis turns by exactly |w| dt per step.
+ * Everything inside runs in double; the state in and out stays float.
+ * See docs/simulation.md, "Rotation". */
 #include "voltex/rotation.h"
 
 #include <stdbool.h>

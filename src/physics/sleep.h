@@ -1,37 +1,10 @@
 /* Islands and sleeping (private to the physics module), when
- * config.sleeping is on. The ideas are Box2D's (b2Island, b2_timeToSleep).
- *
- * Still: a dynamic body whose speed stays under VX_SLEEP_LINEAR_SPEED and
- * VX_SLEEP_ANGULAR_SPEED gathers still time, reset to 0 by a faster step,
- * by can_sleep false, or by a touching contact with a moving kinematic body.
- *
- * Islands are built at the end of every step by union-find over the step's
- * touching contacts (the points of the step report: depth > 0 or normal
- * impulse > 0, sensors left out) between two awake dynamic bodies; static
- * and kinematic bodies do not join islands. An island whose bodies have all
- * been still for VX_SLEEP_TIME falls asleep: velocities 0, and from then on
- * its bodies are not integrated, not solved, not moved in the broad phase and
- * not written back to the world, and their pairs with static bodies, still
- * kinematic bodies and other sleeping bodies ("frozen" pairs) are not
- * collided. The warm-start entries of frozen pairs are kept aside while the
- * cache is rewritten, so waking is smooth, and the step report repeats the
- * frozen pairs' points of the step before.
- *
- * An island wakes, all of it at once, when
- * - in a substep an awake dynamic or a moving kinematic body has a contact
- *   (a manifold, speculative points included; not a sensor) with one of its
- *   bodies; the wake pass narrow-phases such pairs before the others, and
- *   repeats while it wakes islands (a woken body may touch another sleeping
- *   island); woken bodies catch up with the substep's velocity stage;
- * - at the start of a step, one of its bodies was changed in the world from
- *   outside: pose, velocity, angular velocity, type or can_sleep differ from
- *   what it fell asleep with, or the entity is gone; every island wakes when
- *   the world moved, reshaped or removed a static body (rare: statics are
- *   not meant to move, so no search for who rested on it);
- * - sleeping is switched off (every island wakes).
- * Waking keeps the still time: an island that is not set moving by what
- * woke it falls asleep again at the end of the step, and two neighbours that
- * fall asleep one after the other cannot wake each other forever. */
+ * config.sleeping is on; the ideas are Box2D's (b2Island, b2_timeToSleep).
+ * Islands are built at the end of every step from the touching contacts
+ * between awake dynamic bodies; a sleeping body is skipped by every stage.
+ * An island wakes as a whole when an awake or moving body touches it, when
+ * the world changed one of its bodies (or any static body) between steps,
+ * or when sleeping is switched off. See docs/simulation.md, "Sleeping and islands". */
 #ifndef VOLTEX_PHYSICS_SLEEP_H
 #define VOLTEX_PHYSICS_SLEEP_H
 

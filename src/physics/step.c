@@ -1,30 +1,8 @@
-/* The fixed step (issue 3's rigid-body dynamics):
- *
- *   gather bodies from the world (once per step); sleeping: who sleeps,
- *   wakes for changes from outside (sleep.h); the broad phase's proxies
- *   brought in line (body_broadphase.h: kept from step to step)
- *   one substep (substeps == 1), h = fixed_dt:
- *     velocities: world inverse inertia from the orientations,
- *     v += g * gravity_scale * h, damping
- *     detection: broad phase (dynamic tree or BVH) over bounds grown by the
- *     speculative distance and the substep's motion, the wake pass of
- *     sleeping islands, oriented manifolds with speculative margin
- *     contact solver: setup, warm start from the cache, velocity iterations
- *     positions: x += v h, rotation by vx_rotation_integrate
- *     position passes (NGS), cache for the next step, report points
- *   substeps > 1 (substepped): the detection and contact setup above once
- *     per step, then per substep of h = fixed_dt / substeps only the
- *     solver: velocities, warm start, velocity iterations on separations
- *     re-estimated from the poses, positions, position passes; restitution,
- *     cache and report (impulses summed over the substeps) once at the end
- *   sleeping: frozen pairs' points, islands, who falls asleep
- *   scatter the moving bodies back into the world
- *
- * Sleeping bodies are skipped by every stage; with sleeping off (the
- * default) nothing sleeps and every stage does exactly what it did before.
- *
- * With one substep and no contacts a body follows the spec's semi-implicit
- * Euler step bit for bit. */
+/* The fixed step: gather the bodies, then per substep velocities,
+ * detection, the contact solver, positions and position passes, then
+ * sleeping and the scatter back into the world. Sleeping bodies are skipped
+ * by every stage. With one substep and no contacts a body follows
+ * semi-implicit Euler bit for bit. See docs/simulation.md, "The step". */
 #include "physics/step.h"
 
 #include <math.h>

@@ -1,4 +1,4 @@
-/* Collision detection over a registry (design spec Phase 5-1, detect_collisions):
+/* Collision detection over a registry (the reference pipeline's detect_collisions):
  * gather every entity with a transform and a collider, broad phase with a
  * BVH over their bounds, narrow phase on each candidate pair by shape. */
 #include <stdlib.h>

@@ -1,9 +1,10 @@
-/* Semi-implicit (symplectic) Euler, the design spec's integrator: velocity
- * first, then position with the new velocity. */
+/* Semi-implicit (symplectic) Euler, the reference pipeline's integrator:
+ * velocity first, then position with the new velocity (docs/simulation.md,
+ * "Where the engine started"). */
 #include "voltex/reference.h"
 
 /* v / (1 + dt * c): a stable implicit damping factor for any dt and c >= 0.
- * Only applied when c > 0, so the undamped step stays bit-exact with the spec. */
+ * Only applied when c > 0, so the undamped step stays bit-exact with the reference. */
 static float damping_factor(float dt, float c) { return 1.0f / (1.0f + dt * c); }
 
 /* q' = normalize(q + dt/2 * (w, 0) * q): first-order update for a world-frame
@@ -21,7 +22,7 @@ static bool is_zero(vx_vec3 v) { return v.x == 0.0f && v.y == 0.0f && v.z == 0.0
 
 static void integrate_dynamic(vx_transform *t, vx_rigidbody *rb, vx_vec3 gravity, float dt)
 {
-    /* The spec's step: v += g * gravity_scale * dt; x += v * dt. */
+    /* The reference step: v += g * gravity_scale * dt; x += v * dt. */
     rb->velocity = vx_vec3_add(rb->velocity, vx_vec3_scale(vx_vec3_scale(gravity, rb->gravity_scale), dt));
     if (rb->linear_damping > 0.0f) rb->velocity = vx_vec3_scale(rb->velocity, damping_factor(dt, rb->linear_damping));
     t->position = vx_vec3_add(t->position, vx_vec3_scale(rb->velocity, dt));

@@ -1,12 +1,14 @@
-/* Contact response: sequential impulses on the normal (accumulated and
- * clamped, Gauss-Seidel over the contacts in list order) with the design
- * spec's restitution rule, then the spec's Baumgarte position correction.
+/* Contact response of the reference pipeline (docs/simulation.md, "Where
+ * the engine started"): sequential impulses on the normal (accumulated and
+ * clamped, Gauss-Seidel over the contacts in list order) with its
+ * restitution rule (the smaller of the pair), then its Baumgarte position
+ * correction.
  *
  * Sign convention. The normal n points from A to B and we use the relative
  * velocity of B with respect to A, vn = dot(v_b - v_a, n): the bodies approach
- * when vn < 0. The spec writes v_rel = v_a - v_b and calls vn > 0 separating
- * with that sign; both describe the same physics. For a single contact the
- * first pass applies the spec's j = -(1 + e) vn0 / (inv_mass_a + inv_mass_b)
+ * when vn < 0. The reference writes v_rel = v_a - v_b and calls vn > 0
+ * separating with that sign; both describe the same physics. For a single
+ * contact the first pass applies j = -(1 + e) vn0 / (inv_mass_a + inv_mass_b)
  * and later passes find nothing left to do. */
 #include "voltex/reference.h"
 
@@ -43,8 +45,8 @@ static body_view view_body(vx_registry *registry, vx_entity e)
     body_view v;
     vx_rigidbody *rb = vx_registry_get(registry, e, VX_COMPONENT_RIGIDBODY);
     if (!rb) {
-        /* A collider without a rigid body is a static collider (interface.md);
-         * it bounces like the spec's default static body. */
+        /* A collider without a rigid body is a static collider
+         * (docs/scene_format.md); it bounces like the default static body. */
         v.moving = NULL;
         v.inv_mass = 0.0f;
         v.restitution = vx_rigidbody_static().restitution;
@@ -130,7 +132,7 @@ static void solve_in_rounds(vx_registry *registry, vx_contact_list *contacts, co
     }
 }
 
-/* The spec's Baumgarte step, once per call: push the pair apart along the
+/* The reference Baumgarte step, once per call: push the pair apart along the
  * normal by a fraction of the overlap beyond the slop, split by inverse mass.
  * Changes positions only, never velocities. */
 static void correct_positions(vx_registry *registry, const vx_contact_list *contacts, const vx_world_def *config)

@@ -1,31 +1,9 @@
 /* The step's broad phase (private to the physics module): the bodies that
- * have a collider, as proxies of one vx_broadphase (broadphase.h) kept in the
- * step state from step to step, each under its entity index (dense, and
- * stable while the entity lives).
- *
- * - Static bodies and bare colliders are added once and never updated again
- *   unless the world moves or reshapes them (their pose and shape are
- *   compared once per step, nothing more); the broad phase never makes a
- *   static-static pair, and with the dynamic tree it never re-tests them.
- * - Dynamic and kinematic bodies get a new box every substep
- *   (vx_narrow_phase_bounds: grown by the speculative distance and the
- *   motion of the substep); sleeping bodies keep the box they fell asleep
- *   with.
- * - An entity that is gone, lost its collider, was replaced by another with
- *   the same index, or switched between static and moving is removed (and,
- *   if still there, added again); a body whose box is not finite has no
- *   proxy (it can touch nothing) until its box is finite again.
- *
- * The pairs are those of overlapping boxes (the dynamic tree runs with its
- * tight filter), at least one body not static, as body slots sorted by
- * (a, b): the gather orders slots by entity index, so both kinds give the
- * same list for the same bodies and the trace does not depend on the kind.
- *
- * Threads (pool): the bodies' boxes, and which bodies need a change of the
- * broad phase's trees, are found on all of them (each body writes only its
- * own slots); the changes themselves are made on the calling thread, in
- * body order, as with one thread; vx_broadphase_find_pairs splits its
- * queries and filter. The pairs are the same for any pool. */
+ * have a collider, as proxies of one vx_broadphase (broadphase.h) under their
+ * entity index, kept in the step state from step to step. Statics are added
+ * once and compared once per step; moving bodies get a new box every
+ * substep. The pairs are body slots sorted by (a, b), the same for either
+ * kind and any pool. See docs/simulation.md, "Broad phase". */
 #ifndef VOLTEX_PHYSICS_BODY_BROADPHASE_H
 #define VOLTEX_PHYSICS_BODY_BROADPHASE_H
 
@@ -68,15 +46,22 @@ void vx_body_broadphase_init(vx_body_broadphase *bb);
 void vx_body_broadphase_free(vx_body_broadphase *bb);
 
 /* Once per step, after the gather: brings the proxies in line with the bodies
- * (the changes listed at the top; a new kind starts a new broad phase).
+ * (a new kind starts a new broad phase). Statics and bare colliders are
+ * updated only when the world moved or reshaped them; an entity that is
+ * gone, lost its collider, was replaced under its index or switched between
+ * static and moving is removed (and added again if still there); a body
+ * whose box is not finite has no proxy until it is finite again. The trees
+ * change on the calling thread, in body order.
  * *statics_moved tells whether a static body already known was moved,
  * reshaped or removed by the world (sleeping bodies may have lost their
  * support). */
 vx_status vx_body_broadphase_sync(vx_body_broadphase *bb, const vx_body_set *bodies, vx_broadphase_kind kind,
                                   float speculative_distance, float h, bool *statics_moved);
 
-/* Once per substep of h: new boxes for the awake moving bodies, then the
- * pairs into bb->pairs. */
+/* Once per substep of h: new boxes for the awake moving bodies (grown by the
+ * speculative distance and the substep's motion; sleeping bodies keep
+ * theirs), then the pairs into bb->pairs: overlapping boxes (the dynamic
+ * tree runs with its tight filter), at least one body not static. */
 vx_status vx_body_broadphase_find_pairs(vx_body_broadphase *bb, const vx_body_set *bodies,
                                         float speculative_distance, float h);
 

@@ -1,22 +1,8 @@
-/* The broad-phase interface and its two kinds: see broadphase.h.
- *
- * Dynamic-tree kind, per find_pairs (Box2D's b2BroadPhase::UpdatePairs idea,
- * made to return the whole set):
- * 1. last call's pairs are kept unless they name an id that changed since
- *    ("dirty": added, removed, reinserted); a pair of two unchanged ids is
- *    still right, since neither fat box changed;
- * 2. each present dirty id queries the moving tree and, unless static, the
- *    static tree: two dirty ids that overlap find each other twice, so only
- *    the query of the lower id keeps the pair;
- * 3. the new pairs are radix-sorted and merged with the kept ones (the two
- *    sets are disjoint: every new pair names a dirty id, no kept one does).
- *
- * Threads (bp->pool): the queries of step 2 and the tight filter of the
- * output are split between them by thread index, each thread's range of
- * items with a worker of its own (its stack and pairs). The trees and the slots
- * are only read meanwhile. The new pairs are all distinct, so sorting them
- * gives one order whatever the split; the filter's ranges are put back
- * together in item order. */
+/* The broad-phase interface and its two kinds (broadphase.h). The dynamic
+ * tree kind keeps last call's pairs that name no changed id, re-queries the
+ * changed ids, and merges the radix-sorted new pairs in. The queries and the
+ * tight filter are split between bp->pool's threads by index; the pairs are
+ * the same for any split. See docs/simulation.md, "Broad phase". */
 #include "physics/collision/broadphase.h"
 
 #include <stdlib.h>

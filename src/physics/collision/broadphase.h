@@ -1,32 +1,9 @@
-/* One broad-phase interface over two implementations (private to the physics
- * module), so the step can pick the faster by benchmark:
- *
- * - VX_BROADPHASE_BVH: the design spec's median-split BVH (vx_bvh, bvh.c),
- *   rebuilt from every box at each find_pairs; boxes are used exactly as
- *   given.
- * - VX_BROADPHASE_DYNAMIC_TREE: two incremental dynamic AABB trees
- *   (dynamic_tree.h), one for static proxies (exact boxes, never touched
- *   unless the caller updates a static) and one for the others (fat boxes:
- *   margin plus predicted displacement). find_pairs keeps last call's pair
- *   set and only re-queries the proxies that were added, removed or
- *   reinserted since (against both trees), so bodies resting inside their
- *   fat boxes cost nothing but copying their pairs.
- *
- * Ids are the caller's small integers (body slots or entity indices): storage
- * is one slot per id up to the largest id used, so keep them dense.
- *
- * The pairs (both kinds): every pair of ids whose boxes overlap (inclusive, as
- * vx_aabb_intersects: touching counts), at least one of them not static, each
- * pair once as (a, b) with a < b, sorted by (a, b) - the contract of
- * vx_bvh_query_pairs. "Boxes" are the fat boxes (vx_broadphase_fat_aabb),
- * which for the BVH kind and for static proxies are the exact boxes. A fat
- * box contains its tight box, so no pair of overlapping tight boxes is ever
- * missed; the dynamic tree may report extra pairs whose tight boxes do not
- * overlap. The narrow phase rejects those (they have no contact), or
- * config.tight_filter drops them in find_pairs, which makes both kinds report
- * exactly the same pairs for the same boxes. (A narrow phase that makes
- * speculative contacts up to some distance should be given boxes grown by
- * that distance, with either kind.) */
+/* One broad-phase interface over two kinds (private to the physics module):
+ * VX_BROADPHASE_BVH, a median-split BVH (bvh.c) rebuilt at each find_pairs
+ * from the boxes as given, and VX_BROADPHASE_DYNAMIC_TREE, two incremental
+ * dynamic AABB trees (dynamic_tree.h; statics in their own, exact boxes; the
+ * others with fat boxes) whose pair set is kept and re-queried only for
+ * the ids that changed. See docs/simulation.md, "Broad phase". */
 #ifndef VOLTEX_PHYSICS_BROADPHASE_H
 #define VOLTEX_PHYSICS_BROADPHASE_H
 
@@ -158,7 +135,20 @@ bool vx_broadphase_update_in_place(vx_broadphase *bp, uint32_t id, vx_aabb aabb,
 /* VX_ERR_INVALID if id is absent. */
 vx_status vx_broadphase_remove(vx_broadphase *bp, uint32_t id);
 
-/* out (cleared first) receives the pairs described at the top of this file. */
+/* out (cleared first) receives the pairs, for both kinds: every pair of ids
+ * whose boxes overlap (inclusive, as vx_aabb_intersects: touching counts),
+ * at least one of them not static, each pair once as (a, b) with a < b,
+ * sorted by (a, b), the contract of vx_bvh_query_pairs. The boxes are the
+ * fat boxes (vx_broadphase_fat_aabb), which for the BVH kind and for static
+ * proxies are the exact boxes. A fat box contains its tight box, so no pair
+ * of overlapping tight boxes is ever missed; the dynamic tree may report
+ * extra pairs whose tight boxes do not overlap, unless config.tight_filter
+ * drops them, which makes both kinds report exactly the same pairs for the
+ * same boxes. (A narrow phase that makes speculative contacts up to some
+ * distance should be given boxes grown by that distance, with either kind.)
+ *
+ * Ids are the caller's small integers (body slots or entity indices):
+ * storage is one slot per id up to the largest id used, so keep them dense. */
 vx_status vx_broadphase_find_pairs(vx_broadphase *bp, vx_broadphase_pair_list *out);
 
 /* Drops, in place and keeping the order, the pairs whose tight boxes (the last
@@ -168,8 +158,8 @@ size_t vx_broadphase_filter_tight(const vx_broadphase *bp, vx_broadphase_pair_li
 
 bool vx_broadphase_contains(const vx_broadphase *bp, uint32_t id);
 bool vx_broadphase_is_static(const vx_broadphase *bp, uint32_t id);
-/* The box id's pairs are found with (see the top of this file); false if
- * id is absent. */
+/* The box id's pairs are found with (see vx_broadphase_find_pairs); false
+ * if id is absent. */
 bool vx_broadphase_fat_aabb(const vx_broadphase *bp, uint32_t id, vx_aabb *out);
 /* The box last given for id; false if id is absent. */
 bool vx_broadphase_tight_aabb(const vx_broadphase *bp, uint32_t id, vx_aabb *out);

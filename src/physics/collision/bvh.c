@@ -1,5 +1,6 @@
 /* Broad phase: a bounding volume hierarchy rebuilt from scratch every step
- * (design spec Phase 5-1). Median split: a node's entries are ordered by the
+ * (the reference pipeline's; docs/simulation.md, "Where the engine
+ * started"). Median split: a node's entries are ordered by the
  * centre of their boxes along the longest axis of the centres' bounds and cut
  * in half (a selection, not a full sort: see select_nth); a leaf holds one
  * entry. The bvh keeps its arrays between builds, so a rebuild of the same

@@ -1,4 +1,4 @@
-/* The design spec's broad phase: a bounding volume hierarchy with median
+/* The reference pipeline's broad phase: a bounding volume hierarchy with median
  * splits, rebuilt from its entries on every build (private to the physics
  * module: the step's VX_BROADPHASE_BVH and the reference pipeline use it). */
 #ifndef VOLTEX_PHYSICS_COLLISION_BVH_H

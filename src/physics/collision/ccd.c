@@ -1,20 +1,8 @@
-/* Continuous collision policy and the ghost check. See ccd.h.
- *
- * The impact manifold. A speculative contact of a fast pair is linearised
- * at the current poses, with the closest features of now: a sphere that
- * will land on a face just inside its edge is "closest to the edge" and the
- * edge's slanted normal stops it short, throws it up and takes most of its
- * speed along the face. When the sweep finds the impact at time t > 0, the
- * narrow phase at the poses of t gives the features and normal that will
- * really meet; each point is then carried back to the current poses with
- * the body it belongs to. The contact solver pushes both bodies at the
- * middle of a point's two ends, which is exact for a body's torque about n
- * only when the ends differ along n: so the dynamic body keeps its carried
- * point, and the other's (static or kinematic without spin, whose lever arm
- * does not matter) becomes the same point moved along n by the gap, on the
- * plane the two will touch in. Two dynamic bodies (bullets) keep the
- * manifold of now, as does a manifold whose carried points would already
- * be behind that plane (a turning body). */
+/* Continuous collision policy and the ghost check (ccd.h). When the sweep
+ * finds a fast impact later in the substep, the manifold is replaced by the
+ * one of the poses at impact, its points carried back to the current poses
+ * (the dynamic body's point kept, the other's moved along n by the gap).
+ * See docs/simulation.md, "Continuous collision". */
 #include "physics/collision/ccd.h"
 
 #include <math.h>

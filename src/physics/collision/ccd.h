@@ -1,34 +1,10 @@
 /* Continuous collision (private to the physics module), in three parts:
- *
- * 1. Which pairs get contacts ahead of time (vx_ccd_pair_margin, used by the
- *    narrow phase of narrow_phase.c). Interface.md, rigidbody `bullet`:
- *    - a dynamic body against a static or kinematic one: continuous, always:
- *      the margin is speculative_distance plus what the pair's relative
- *      motion can close in the substep, so a fast body meets a speculative
- *      contact before it can pass through;
- *    - two dynamic bodies: the same when one is a `bullet`; otherwise the
- *      motion part is capped at the two bodies' half thicknesses (the sum
- *      of their inner radii), so ordinary collisions still meet at the
- *      surface, and pairs faster than that per substep may pass through
- *      each other (Box2D, Jolt and Bullet do the same without CCD);
- *    - pairs that are never solved (sensors, no dynamic body): as before,
- *      they are only reported.
- *
- * 2. Ghost collisions (vx_ccd_confirm, after the narrow phase). A
- *    speculative point lets the bodies close its gap along the normal
- *    within the substep and no more: a linear prediction that is wrong when
- *    the path passes a corner, an edge or the rim of a plate, where the
- *    closest features of now are not the ones the path would meet. The
- *    contact then slows or deflects a body that would have missed. So a
- *    manifold whose points are all separated, and that would push at the
- *    current velocities, is kept only when a time-of-impact sweep of the
- *    two shapes (time_of_impact.h, at the velocities before the solver)
- *    touches within the substep; a fast impact against a static or
- *    kinematic body also gets the features it meets at (ccd.c). Touching
- *    and resting contacts never pay for a sweep.
- *
- * 3. After the solve (vx_ccd_limit_motion, ccd_clamp.c): bodies that the
- *    solve set spinning are stopped where they first touch (see below). */
+ * which pairs get contacts ahead of time (vx_ccd_pair_margin, used by
+ * narrow_phase.c), the ghost check that drops speculative contacts a
+ * time-of-impact sweep does not confirm (vx_ccd_confirm), and, after the
+ * solve, fast bodies moved back to where they first touch
+ * (vx_ccd_limit_motion, ccd_clamp.c).
+ * See docs/simulation.md, "Continuous collision". */
 #ifndef VOLTEX_PHYSICS_CCD_H
 #define VOLTEX_PHYSICS_CCD_H
 
@@ -54,8 +30,8 @@ static inline bool vx_ccd_is_bullet(const vx_body_info *info)
 
 /* The narrow phase margin of the pair for a substep of h:
  * speculative_distance (negative counts as 0) plus h (|vA - vB| + |wA| RA +
- * |wB| RB), the latter capped for two dynamic bodies without a bullet (see
- * above). */
+ * |wB| RB), the latter capped at the sum of the two bodies' inner radii
+ * (half thicknesses) for two dynamic bodies without a bullet. */
 float vx_ccd_pair_margin(const vx_body_set *bodies, uint32_t a, uint32_t b, float speculative_distance,
                          float h);
 
@@ -73,19 +49,13 @@ bool vx_ccd_confirm(const vx_body_set *bodies, uint32_t a, uint32_t b, float spe
                     float margin, vx_manifold *m);
 
 /* ---- after the solve (ccd_clamp.c) ----
- * The speculative contacts are linear: a body that the solve sets spinning
- * (a box hitting a plate corner first turns at up to ~150 rad/s) swings its
- * other corners along arcs the contacts did not see, centimetres deep into
- * a plate a centimetre thick, and out of its far side. So once positions
- * are integrated, each dynamic body of a continuous pair that moved fast is
- * swept again with its solved velocities from where the substep began, as
- * a core: its shape shrunk by VX_CCD_CORE_INSET plus however deep it
- * already was at the start, against the other body's whole shape. When the
- * core touches at a time t inside the substep, the body is moved back to
- * its pose at t, its velocities kept (Box2D v3's continuous step does the
- * same): it has gone at most the inset deeper than it was, and the
- * contacts of the next substep take over. Against another dynamic body
- * only a bullet is moved back. */
+ * Once positions are integrated, each dynamic body of a continuous pair
+ * that moved fast is swept again with its solved velocities from where the
+ * substep began, as a core (its shape shrunk by VX_CCD_CORE_INSET plus
+ * however deep it already was) against the other body's whole shape; when
+ * the core touches at a time t inside the substep, the body is moved back to
+ * its pose at t, velocities kept. Against another dynamic body only a bullet
+ * is moved back. */
 
 /* m: how far inside the surface the core is: penetration the position
  * passes are left to remove. Above any speculative arrival's rounding,

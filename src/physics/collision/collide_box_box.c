@@ -1,47 +1,11 @@
-/* Oriented box against oriented box: the separating-axis test over 15 axes
- * (3 face normals of A, 3 of B, 9 edge cross products), then either a face
- * contact (the incident face clipped against the reference face's side planes,
- * up to 4 points) or an edge-edge contact (1 point).
- *
- * Feature ids (32 bits; every id of this file is nonzero and different from
- * the sphere ids, which are < 27):
- *   bits 24..27  kind: 1 = face contact, 2 = edge-edge contact
- *   face contact:
- *     bit  16      the reference face belongs to B (0: to A)
- *     bits 12..14  reference face: axis * 2 + (outward normal along -axis)
- *     bits  8..9   point type:
- *                    1 = a vertex of the incident box
- *                    2 = an incident box edge crossing a side plane of the
- *                        reference face
- *                    3 = a corner of the reference face
- *     bits  4..6   type 2: the side plane, as the reference box face id
- *                  (axis * 2 + (outward normal along -axis))
- *     bits  0..3   type 1: incident box vertex; type 2: incident box edge;
- *                  type 3: reference box vertex
- *   edge-edge contact:
- *     bits  4..7   edge of A;  bits 0..3  edge of B
- * Box vertex ids: bit k set when the vertex is on the + side of axis k (0..7).
- * Box edge ids: axis * 4 + (+ side of axis+1) + 2 * (+ side of axis+2), for
- * the edge parallel to axis (0..11). Vertices and edges are numbered on the
- * whole box, not on a face, so a point keeps its id when the incident face
- * changes between two faces that share it (a box balanced on an edge).
- *
- * Points: face contact: the point on the incident box is the clipped vertex,
- * the point on the reference box its projection onto the reference face.
- * Edge-edge contact: the closest points of the two edges, placed along the
- * normal around their midpoint (they already lie on it unless an edge end was
- * clamped, which happens only for speculative contacts in practice).
- *
- * Cost: this runs for every touching box pair every step, so the work is
- * shared where the arithmetic allows it without changing a bit of the
- * result (tests/physics/collision/test_collide_box_box.c compares with the
- * straightforward version's results, recorded in
- * tests/physics/collision/fixtures/box_box_manifolds.txt): the SAT's rotation
- * c picks the incident face, the incident vertices are the centre +- the
- * scaled axes, each polygon vertex's coordinate along a side-plane axis is
- * computed once for both planes, a side plane with every vertex inside is
- * skipped, vertices stay in one pool (polygons are index lists), and the
- * points come out already sorted. */
+/* Oriented box against oriented box: the separating-axis test over 15 axes,
+ * then a face contact (the incident face clipped against the reference
+ * face's side planes, up to 4 points) or an edge-edge contact (1 point).
+ * Feature ids are nonzero, differ from the sphere ids (< 27) and stay the
+ * same while the same features touch. Results must stay bit for bit those
+ * recorded in tests/physics/collision/fixtures/box_box_manifolds.txt
+ * (test_collide_box_box.c). See docs/simulation.md, "Box-box contacts"
+ * (feature id bits, points, cost). */
 #include "physics/collision/collide_internal.h"
 
 /* Added to every |R_ij| in the edge-axis tests (Gottschalk; Ericson 4.4.1):

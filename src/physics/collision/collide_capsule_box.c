@@ -1,28 +1,9 @@
-/* Oriented narrow phase: capsule (A) against an oriented box (B).
- *
- * Everything is done in the box's frame, where the box is [-e, e]:
- *  1. The closest point of the capsule's segment to the box, exactly: the
- *     distance to the box is convex along the segment and its square is a
- *     quadratic between the parameters where the segment crosses a slab
- *     plane, so each piece is minimised in closed form.
- *  2. Segment clear of the box: the normal runs from that segment point to
- *     the box, depth = radius - distance. Over a face, the normal is the
- *     face's (inward) and a capsule lying along the face gets two points:
- *     its segment clipped to the face's side planes. Beside an edge, a
- *     capsule lying along it gets two points likewise (clipped to the
- *     edge's length).
- *  3. Segment touching or inside the box: the separating-axis test over the
- *     three face normals and the three (segment x box edge) directions gives
- *     the least penetration, face axes preferred; a face gives 1 or 2 points
- *     as above, an edge 1 point.
- *
- * Feature ids: kind 10 in bits 24..27, the capsule feature in bits 0..7
- * (0 the -Y end, 1 the +Y end, 2 the side, 3 / 4 the point of a two-point
- * face or edge contact nearer the -Y / +Y end) and the box feature in bits
- * 8..15: the box region code of collide_sphere.c, (rx + 1) + 3 (ry + 1) +
- * 9 (rz + 1) with r_i in {-1, 0, 1} (one nonzero r_i: a face, two: an edge,
- * three: a corner). A face or edge keeps its code whether the capsule is
- * just outside it or sunk into it. */
+/* Oriented narrow phase: capsule (A) against an oriented box (B), in the
+ * box's frame: the exact closest point of the capsule's segment to the box;
+ * clear of the box, one or two points over a face or beside an edge;
+ * touching or inside, the separating-axis test (face axes preferred).
+ * Feature ids: kind 10 in bits 24..27, the capsule feature in bits 0..7, the
+ * box region code in bits 8..15. See docs/simulation.md, "Capsule-box contacts". */
 #include <string.h>
 
 #include "physics/collision/collide_internal.h"

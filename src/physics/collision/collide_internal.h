@@ -18,7 +18,7 @@
 #include "voltex/math.h"
 
 /* Normal used when two centres (or a centre and a segment) coincide and no
- * direction between them exists: +Y, as the design spec does. */
+ * direction between them exists: +Y, as the reference pipeline does. */
 #define VX_COLLIDE_FALLBACK_NORMAL vx_vec3_make(0.0f, 1.0f, 0.0f)
 
 /* Feature id kinds, kept in bits 24..27 so that ids of different pair kinds

@@ -4,7 +4,7 @@
  * Feature ids:
  *   sphere-sphere: 0 (a sphere has no features).
  *   sphere-box: the box region the sphere touches, in the box's own frame, with
- *     the design spec's code (narrow_sphere.c): (rx + 1) + 3 * (ry + 1) +
+ *     the reference pipeline's code (narrow_sphere.c): (rx + 1) + 3 * (ry + 1) +
  *     9 * (rz + 1), where r_i is -1 / 0 / +1 when the centre lies below /
  *     within / above the box along box axis i. One nonzero r_i is a face, two
  *     an edge, three a corner. A centre inside the box gets the code of the

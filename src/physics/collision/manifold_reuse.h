@@ -1,29 +1,10 @@
 /* Contact manifolds kept from one step to the next (private to the physics
- * module; used by narrow_phase.c). Jolt's body pair cache, Bullet's and
- * PhysX's persistent manifolds do the same: a pair whose bodies have hardly
- * moved relative to each other since its manifold was found gets that
- * manifold again, its points carried along with the bodies, instead of a
- * new narrow phase. A pyramid at rest then runs the box-box test only for
- * the pairs that moved.
- *
- * What is kept (a memo): the points as anchors in the two body frames, the
- * normal in A's frame, the feature ids, and the pair's relative pose at the
- * time of the narrow phase. Only box-box manifolds are kept (the costly
- * test; a box's contact points are points of the box, where a sphere's
- * would roll away from its anchor), and only when all their points touch
- * (depth above -VX_CCD_TOUCH_DISTANCE): resting contacts, which the
- * continuous collision code never replaces (ccd.h), and no speculative
- * point is ever carried instead of being found again.
- *
- * A memo serves while the boxes are the same and the points near the
- * contact have moved less than VX_MANIFOLD_REUSE_DISTANCE relative to each
- * other since it was made (not since the last step: the drift never adds
- * up past the limit): B's centre in A's frame, plus the angle B turned
- * relative to A times the smaller box's reach. A box's far side then moves
- * less than the speculative distance before the pair is tested again, so
- * a box tipping onto its face still meets speculative points first. The
- * world points come from the anchors at the current poses, the depth is
- * n . (point_a - point_b) and the normal turns with A. */
+ * module; used by narrow_phase.c), as Jolt's body pair cache and Bullet's
+ * persistent manifolds. Only box-box manifolds whose points all touch (depth
+ * above -VX_CCD_TOUCH_DISTANCE) are kept; a memo serves while the boxes are
+ * the same and the points near the contact have moved less than
+ * VX_MANIFOLD_REUSE_DISTANCE relative to each other since it was made.
+ * See docs/simulation.md, "Contact reuse". */
 #ifndef VOLTEX_PHYSICS_MANIFOLD_REUSE_H
 #define VOLTEX_PHYSICS_MANIFOLD_REUSE_H
 

@@ -1,22 +1,9 @@
 /* The substepped solve (substeps > 1; see contact_solver.h): the contacts
  * are found and set up once per step, and only the solver runs per substep
- * of h, as Box2D v3's soft step and TGS solvers do. The anchors, normals,
- * tangents and effective masses stay those of the step's start; what
- * changes from substep to substep is
- *   - the separation of each point, re-estimated from the current poses:
- *     the start separation plus the relative displacement of the two
- *     anchors (kept in the body frames) along the normal. A point the
- *     bodies have closed may close no further (vn >= -sep / h when sep > 0);
- *     an overlapping point is pushed out by a soft row (Box2D v3's soft
- *     contact) in the substep's iterations, and a relax pass after the
- *     positions (rigid, no push-out) takes the push-out velocity back, so
- *     it adds no energy; the position passes (position_iterations) still
- *     run after each substep;
- *   - the warm start: each substep begins by applying the impulses the
- *     previous one ended with (the first, the cache's), and the impulse of
- *     a substep is the accumulated one at its end.
- * Restitution, which a substep's speculative target cannot time right, is
- * applied once at the end of the step (vx_contact_substep_finish). */
+ * of h, on separations re-estimated from the current poses, with a soft
+ * push-out for overlap that a relax pass takes back; restitution is applied
+ * once at the end of the step (vx_contact_substep_finish). See
+ * docs/simulation.md, "Substeps". */
 #include "physics/solver/contact_solver.h"
 
 #include <math.h>

@@ -1,27 +1,9 @@
 /* Four contact constraints solved at once, one per SIMD lane (private to the
- * physics module; contact_wide.c).
- *
- * A block holds four packed constraints (vx_contact_hot_constraint with
- * their hot rows) as structure of arrays: every per-point field is a float[4]
- * with one value per lane, 16-byte aligned, so one aligned load reads a field
- * of all four lanes. vx_contact_wide_solve does for the four lanes what four
- * sequential vx_contact_solver_solve_packed calls do, bit for bit, provided
- * no two lanes share a body with inv_mass > 0 (bodies of zero inverse mass
- * are only read, so lanes may share them): the constraints of one colour, or of one
- * step of the sequential order (solve_order.h).
- *
- * Rows a lane does not solve (points k >= count, empty lanes, the friction
- * rows of a lane with friction <= 0) are loaded as rows that provably change
- * nothing: zero directions and arms, zero masses and impulses, zero inverse
- * masses on A's side and negative zeros on B's side (x - (+0) and
- * x + (-0) are x for every x, -0 included), and the friction increment is
- * masked to +0. So the solve runs no branch per lane.
- *
- * A block of 4-point manifolds is about 3.8 kB (16-byte aligned:
- * aligned_alloc of vx_contact_wide_block_size(points)); the load transposes the hot structs' aligned 4-float
- * groups (static asserts in contact_wide.c pin their layout). Speed
- * (callgrind, 4-point manifolds with friction, 10 passes): 85 instructions
- * per point and pass against the scalar 211; load 104 per point, once. */
+ * physics module; contact_wide.c). Blocks are structure of arrays, 16-byte
+ * aligned (aligned_alloc of vx_contact_wide_block_size(points)). Solving a
+ * block does what four scalar solves in turn do, bit for bit, provided no
+ * two lanes share a body with inv_mass > 0; rows a lane does not solve are
+ * loaded as rows that change nothing. See docs/simulation.md, "The SIMD solve". */
 #ifndef VOLTEX_PHYSICS_CONTACT_WIDE_H
 #define VOLTEX_PHYSICS_CONTACT_WIDE_H
 

@@ -1,18 +1,9 @@
 /* The sequential order's one bin on the threads without a meeting per wave
- * (private to the physics module; solve_order.h, solve_sweep.h).
- *
- * A barrier after every wave of a pyramid (about 600 waves a pass for 5050
- * boxes) kept one thread waiting for the other a fifth of the time. In a
- * flow, each thread takes the units whose first item falls in its share of
- * the order of add (a pyramid's lower rows to thread 0, its upper rows to
- * thread 1: they meet only where the shares touch) and solves them in the
- * order of the pass. Before a unit it waits until the other threads have
- * done the units that touched the unit's bodies last before it
- * (vx_solve_order.flow_dep): every body still sees its units in the
- * order of the pass, so the results are those of the serial sweep bit for
- * bit, for any number of threads. Dependencies point only to units earlier
- * in (pass, position), so the earliest unit not yet done can always run:
- * no thread waits forever. */
+ * (private to the physics module; solve_order.h, solve_sweep.h): before a
+ * unit, a thread waits only for the units of other threads that touched its
+ * bodies last before it, so the results are those of the serial sweep bit
+ * for bit; dependencies point only to earlier units (pass, position), so no
+ * thread waits forever. See docs/simulation.md, "Threads: sweeps and flows". */
 #ifndef VOLTEX_PHYSICS_SOLVER_SOLVE_FLOW_H
 #define VOLTEX_PHYSICS_SOLVER_SOLVE_FLOW_H
 

@@ -1,36 +1,10 @@
 /* The order of the contact constraints in every solver pass (private to the
- * physics module): by depth in the contact graph, and coloured within a
- * depth.
- *
- * Depth: bodies the solver does not move (static, kinematic) are at depth
- * 0, a moved body touching one at depth 1, and so on (breadth first over
- * the constraints); a constraint's level is the smaller depth of its two
- * bodies. Passes go level by level from the ground up, as a sequential
- * solver over a stack from the bottom does: the support of the lower boxes
- * is known before the upper ones are solved (shock propagation's order).
- * Within a level, constraints are coloured greedily: two of one colour share
- * no moved body, so a colour's constraints can be solved in any order, or at
- * the same time on several threads or SIMD lanes, with the same result bit
- * for bit. Runs of small colours are merged into one serial range (solved
- * one after the other by one thread), which saves the threads' meetings
- * where there is little to share. Nothing here depends on the number of
- * threads.
- *
- * The sequential order (Gauss-Seidel in the order of add) is split only
- * where that changes nothing: into islands, sets of constraints that share
- * no moved body with any other set, gathered into bins (units of one
- * parallel range) that the threads share out; within a bin the order of
- * add. A scene of one island (a pile, a pyramid) is one bin. Every bin goes
- * in waves: a constraint's wave is one more than the highest wave of the
- * constraints before it that share a moved body with it, and the passes go
- * wave by wave, in units of up to four constraints of one wave, which share
- * no moved body and are solved side by side in SIMD lanes. In one bin, a
- * wave of VX_WAVE_MIN_PARALLEL constraints or more is also split between the
- * threads (a range of its own), the others run on one thread; in the
- * passes that need no meeting per pass, one bin of VX_FLOW_MIN_ITEMS
- * constraints or more goes to the threads as a flow instead (solve_flow.h).
- * Constraints that share a moved body keep their order, so the results are
- * those of the order of add bit for bit. */
+ * physics module). Coloured: levels by depth from the ground, greedy colours
+ * within a level (two of one colour share no moved body). Sequential:
+ * islands gathered into bins, each bin in waves; constraints that share a
+ * moved body keep their order of add, so results are those of the serial
+ * pass bit for bit. Nothing here depends on the number of threads.
+ * See docs/simulation.md, "Solve order and waves". */
 #ifndef VOLTEX_PHYSICS_SOLVER_SOLVE_ORDER_H
 #define VOLTEX_PHYSICS_SOLVER_SOLVE_ORDER_H
 
