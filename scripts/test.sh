@@ -12,12 +12,15 @@ run_suite() {
     local name="$1" dir="$2" type="$3"; shift 3
     vx_log "== $name: building ($dir)"
     vx_build "$dir" "$type" -DVOLTEX_BUILD_TESTS=ON "$@" || return 1
-    vx_log "== $name: running tests"
+    vx_log "== $name: running tests (a line per test program as it ends)"
     local log="$dir/ctest.log" rc=0
     # -V keeps every test's output in the log: Criterion passes a test even when
     # LeakSanitizer reports a leak at the worker's exit, so leaks are found here.
-    (cd "$dir" && ctest -V -j "$(nproc)") >"$log" 2>&1 || rc=1
-    grep -E '\[====\] Synthesis|tests passed|tests failed|\*\*\*Failed|\*\*\*Exception|Timeout' "$log" || true
+    # The console gets ctest's line per finished program.
+    (cd "$dir" && ctest -V -j "$(nproc)") 2>&1 | tee "$log" |
+        grep --line-buffered -E '^ *[0-9]+/[0-9]+ Test +#' | sed -u 's/^ */  /' >&2 || true
+    grep -qE '^100% tests passed' "$log" || rc=1
+    grep -E 'tests passed|tests failed' "$log" >&2 || true
     if grep -qE 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:' "$log"; then
         grep -E -A 20 'ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:' "$log" | head -80
         vx_log "$name: the sanitizers reported errors (full log: $log)"

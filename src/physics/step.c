@@ -159,11 +159,12 @@ static vx_status ensure_pool(struct vx_step_stages *st, int threads)
     return VX_OK;
 }
 
-/* The first velocity stage of a step, then broad phase, wake pass, narrow
- * phase and contact set-up for a solver substep of h; detection looks ahead
- * over `lookahead` seconds (h with one substep, the whole step otherwise). */
-static vx_status detect_and_prepare(struct vx_step_stages *st, const vx_world_def *config, float h,
-                                    float lookahead, vx_broadphase_pair_list **pairs_out)
+/* What both kinds of step begin with: the first velocity stage, then broad
+ * phase, wake pass, narrow phase and contact set-up for a solver substep of
+ * h; detection looks ahead over `lookahead` seconds (h with one substep, the
+ * whole step otherwise). */
+static vx_status begin_substep(struct vx_step_stages *st, const vx_world_def *config, float h, float lookahead,
+                               vx_broadphase_pair_list **pairs_out)
 {
     vx_body_set *bodies = &st->bodies;
     lap(st, STAGE_OTHER);
@@ -198,12 +199,13 @@ static vx_status store_cache(struct vx_step_stages *st)
     return s;
 }
 
-static vx_status substep(struct vx_step_stages *st, const vx_world_def *config, float h,
-                         vx_contact_list *points)
+/* One substep (substeps == 1): the solver, positions, continuous collision
+ * and position passes after the detection. */
+static vx_status step_single(struct vx_step_stages *st, const vx_world_def *config, float h, vx_contact_list *points)
 {
     vx_body_set *bodies = &st->bodies;
     vx_broadphase_pair_list *pairs = NULL;
-    vx_status s = detect_and_prepare(st, config, h, h, &pairs);
+    vx_status s = begin_substep(st, config, h, h, &pairs);
     if (s != VX_OK) return s;
     s = vx_contact_solver_solve_velocities(&st->solver, bodies, config->warm_starting, config->iterations);
     if (s != VX_OK) return s;
@@ -230,12 +232,12 @@ static vx_status substep(struct vx_step_stages *st, const vx_world_def *config, 
 /* velocity passes without push-out after each substep's positions (Box2D v3) */
 #define VX_SUBSTEP_RELAX_ITERATIONS 1
 
-static vx_status substepped(struct vx_step_stages *st, const vx_world_def *config, float h,
-                            vx_contact_list *report)
+static vx_status step_substepped(struct vx_step_stages *st, const vx_world_def *config, float h,
+                                 vx_contact_list *report)
 {
     vx_body_set *bodies = &st->bodies;
     vx_broadphase_pair_list *pairs = NULL;
-    vx_status s = detect_and_prepare(st, config, h, config->fixed_dt, &pairs);
+    vx_status s = begin_substep(st, config, h, config->fixed_dt, &pairs);
     if (s == VX_OK) s = vx_contact_substep_begin(&st->solver, bodies);
     if (s != VX_OK) return s;
     lap(st, STAGE_SOLVER);
@@ -302,9 +304,9 @@ vx_status vx_step(vx_registry *registry, const vx_world_def *config, vx_step_sta
     if (statics_moved) vx_sleep_wake_all(&stages->sleep, &stages->bodies);
 
     if (config->substeps == 1)
-        st = substep(stages, config, h, report); /* already sorted: nothing to merge */
+        st = step_single(stages, config, h, report); /* already sorted: nothing to merge */
     else
-        st = substepped(stages, config, h, report);
+        st = step_substepped(stages, config, h, report);
     if (st != VX_OK) {
         vx_contact_list_clear(report);
         return st;
