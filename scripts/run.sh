@@ -7,6 +7,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/setup.sh"
 build="$vx_root/build/release"
 if ! vx_is_current "$build" voltex-sim; then
     vx_install "${VX_BUILD_PACKAGES[@]}"
+    vx_log "building voltex-sim (Release) in $build: on the first run and after the sources change"
     vx_build "$build" Release -DVOLTEX_BUILD_TESTS=OFF -- voltex-sim
+    vx_log "built $build/voltex-sim"
 fi
 exec "$build/voltex-sim" "$@"

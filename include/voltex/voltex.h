@@ -5,9 +5,11 @@
 #define VOLTEX_VERSION "0.1.0"
 
 #include "voltex/error.h"
+#include "voltex/limits.h"
 #include "voltex/math.h"
 #include "voltex/ecs.h"
 #include "voltex/physics.h"
+#include "voltex/world.h"
 #include "voltex/collide.h"
 #include "voltex/rotation.h"
 #include "voltex/scene.h"

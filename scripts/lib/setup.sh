@@ -35,7 +35,7 @@ vx_is_current() {
             -newer "$file" -print -quit 2>/dev/null)" ]
 }
 
-# vx_build BUILD_DIR BUILD_TYPE [CMAKE_ARGS...] -- [TARGETS...]: configure once, then build.
+# vx_build BUILD_DIR BUILD_TYPE [CMAKE_ARGS...] -- [TARGETS...]: configure, then build.
 # The build log goes to BUILD_DIR/build.log and is shown only on failure.
 vx_build() {
     local dir="$1" type="$2"; shift 2
@@ -45,14 +45,23 @@ vx_build() {
     targets=("$@")
     mkdir -p "$dir"
     local log="$dir/build.log"
-    if [ ! -f "$dir/CMakeCache.txt" ]; then
-        if ! cmake -S "$vx_root" -B "$dir" -DCMAKE_BUILD_TYPE="$type" "${cmake_args[@]}" >"$log" 2>&1; then
-            cat "$log" >&2; vx_log "configure failed ($dir)"; return 1
-        fi
+    # configured every time (quick when nothing changed), so the options given win
+    if ! cmake -S "$vx_root" -B "$dir" -DCMAKE_BUILD_TYPE="$type" "${cmake_args[@]}" >"$log" 2>&1; then
+        cat "$log" >&2; vx_log "configure failed ($dir)"; return 1
     fi
     local target_args=()
     [ ${#targets[@]} -gt 0 ] && target_args=(--target "${targets[@]}")
-    if ! cmake --build "$dir" -j "$(nproc)" "${target_args[@]}" >"$log" 2>&1; then
+    # the build's status through a file: the pipeline's own status is the
+    # progress filter's, whatever set -e / pipefail the caller has
+    { cmake --build "$dir" -j "$(nproc)" "${target_args[@]}" 2>&1; echo "$?" >"$dir/build.status"; } |
+        tee "$log" | vx_build_progress
+    if [ "$(cat "$dir/build.status" 2>/dev/null)" != 0 ]; then
         cat "$log" >&2; vx_log "build failed ($dir)"; return 1
     fi
+}
+
+# Make's "[ 42%] ..." lines as one line on stderr per tenth of the build.
+vx_build_progress() {
+    sed -un 's/^\[ *\([0-9][0-9]*\)%\].*/\1/p' |
+        awk '$1 >= next_at { printf "voltex:   built %d%%\n", $1 > "/dev/stderr"; fflush("/dev/stderr"); next_at = $1 - $1 % 10 + 10 }'
 }

@@ -18,7 +18,10 @@ typedef struct {
 } vx_scene_builder;
 
 /* "SOURCE: out of memory". */
-vx_status vx_scene_fail_nomem(vx_scene_builder *b);
+static inline vx_status vx_scene_fail_nomem(vx_scene_builder *b)
+{
+    return vx_error_set(b->json.err, VX_ERR_NOMEM, "%s: out of memory", b->json.source);
+}
 
 /* One entity of the file as read, before it is spawned. */
 typedef struct {

@@ -16,11 +16,6 @@
 
 static const char *const top_keys[] = {"name", "gravity", "dt", "steps", "solver", "entities"};
 
-vx_status vx_scene_fail_nomem(vx_scene_builder *b)
-{
-    return vx_error_set(b->json.err, VX_ERR_NOMEM, "%s: out of memory", b->json.source);
-}
-
 static char *copy_string(const char *s, size_t length)
 {
     char *copy = malloc(length + 1);
