@@ -56,6 +56,9 @@ typedef struct {
 /* Dynamic, mass 1 kg, at the origin, at rest, restitution 0.3, friction
  * 0.5, gravity scale 1, no damping, may sleep. */
 vx_body_def vx_body_def_default(void);
+/* The def of a body with this pose and these rigid-body values (a
+ * vx_rigidbody from vx_rigidbody_dynamic / _static / _kinematic, changed). */
+vx_body_def vx_body_def_of(const vx_transform *transform, const vx_rigidbody *body);
 
 /* A new body: an entity with a transform and a rigid body, no shape yet
  * (a body without a shape moves but touches nothing). */

@@ -9,6 +9,7 @@
  *   VX_RESERVE             room for n items of a bare pointer and capacity
  *   VX_RESERVE_ALIGNED     the same in a fresh 16-byte aligned block
  *   VX_GROW_ARRAY          one of several arrays sharing a capacity
+ *   VX_RESERVE_INDEX       a table indexed by ids, new entries zeroed
  *
  * Each takes a status lvalue: it runs only while the status is VX_OK and
  * sets VX_ERR_NOMEM on failure, leaving the array as it was. */
@@ -17,6 +18,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "voltex/error.h"
 
@@ -85,5 +87,28 @@ static inline vx_status vx_grow_capacity(size_t current, size_t need, size_t ini
     } while (0)
 
 #define VX_ARRAY_RESERVE(status, arr, need, initial) VX_RESERVE(status, (arr).items, (arr).capacity, need, initial)
+
+/* Room for entry `index` of a table indexed by ids (`capacity` a uint32_t
+ * lvalue, doubling from `initial`), the new entries zeroed; VX_ERR_INVALID
+ * for UINT32_MAX, which is no id. */
+#define VX_RESERVE_INDEX(status, array, capacity, index, initial)                                     \
+    do {                                                                                              \
+        if ((status) == VX_OK && (index) >= (capacity)) {                                             \
+            if ((index) == UINT32_MAX) {                                                              \
+                (status) = VX_ERR_INVALID;                                                            \
+            } else {                                                                                  \
+                uint32_t vx_cap_ = (capacity) ? (capacity) : (initial);                               \
+                while (vx_cap_ <= (index)) vx_cap_ = vx_cap_ > UINT32_MAX / 2u ? UINT32_MAX : vx_cap_ * 2u; \
+                void *vx_grown_ = realloc((array), (size_t)vx_cap_ * sizeof *(array));                \
+                if (vx_grown_) {                                                                      \
+                    (array) = vx_grown_;                                                              \
+                    memset((array) + (capacity), 0, (size_t)(vx_cap_ - (capacity)) * sizeof *(array)); \
+                    (capacity) = vx_cap_;                                                             \
+                } else {                                                                              \
+                    (status) = VX_ERR_NOMEM;                                                          \
+                }                                                                                     \
+            }                                                                                         \
+        }                                                                                             \
+    } while (0)
 
 #endif

@@ -32,16 +32,9 @@ void vx_sleep_free(vx_sleep_state *s)
 
 static vx_status reserve_records(vx_sleep_state *s, uint32_t index)
 {
-    if (index < s->record_capacity) return VX_OK;
-    if (index == UINT32_MAX) return VX_ERR_INVALID;
-    uint32_t cap = s->record_capacity ? s->record_capacity : 64u;
-    while (cap <= index) cap = cap > UINT32_MAX / 2u ? UINT32_MAX : cap * 2u;
-    vx_sleep_record *r = realloc(s->records, (size_t)cap * sizeof *r);
-    if (!r) return VX_ERR_NOMEM;
-    memset(r + s->record_capacity, 0, (size_t)(cap - s->record_capacity) * sizeof *r);
-    s->records = r;
-    s->record_capacity = cap;
-    return VX_OK;
+    vx_status st = VX_OK;
+    VX_RESERVE_INDEX(st, s->records, s->record_capacity, index, 64u);
+    return st;
 }
 
 static vx_status reserve_slots(vx_sleep_state *s, size_t n)

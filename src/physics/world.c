@@ -99,26 +99,32 @@ const vx_registry *vx_world_registry_const(const vx_world *world) { return world
 
 /* ---- bodies ---- */
 
-vx_body_def vx_body_def_default(void)
+vx_body_def vx_body_def_of(const vx_transform *t, const vx_rigidbody *rb)
 {
-    vx_rigidbody rb = vx_rigidbody_dynamic(1.0f);
     vx_body_def d;
     memset(&d, 0, sizeof d);
-    d.type = rb.type;
-    d.position = vx_vec3_zero();
-    d.rotation = vx_quat_identity();
-    d.velocity = rb.velocity;
-    d.angular_velocity = rb.angular_velocity;
-    d.mass = rb.mass;
-    d.restitution = rb.restitution;
-    d.friction = rb.friction;
-    d.gravity_scale = rb.gravity_scale;
-    d.linear_damping = rb.linear_damping;
-    d.angular_damping = rb.angular_damping;
-    d.lock_rotation = rb.lock_rotation;
-    d.can_sleep = rb.can_sleep;
-    d.bullet = rb.bullet;
+    d.type = rb->type;
+    d.position = t->position;
+    d.rotation = t->rotation;
+    d.velocity = rb->velocity;
+    d.angular_velocity = rb->angular_velocity;
+    d.mass = rb->mass;
+    d.restitution = rb->restitution;
+    d.friction = rb->friction;
+    d.gravity_scale = rb->gravity_scale;
+    d.linear_damping = rb->linear_damping;
+    d.angular_damping = rb->angular_damping;
+    d.lock_rotation = rb->lock_rotation;
+    d.can_sleep = rb->can_sleep;
+    d.bullet = rb->bullet;
     return d;
+}
+
+vx_body_def vx_body_def_default(void)
+{
+    vx_transform t = vx_transform_identity();
+    vx_rigidbody rb = vx_rigidbody_dynamic(1.0f);
+    return vx_body_def_of(&t, &rb);
 }
 
 /* |q|^2 this far from 1 is not a unit quaternion (floats a user rounded

@@ -66,26 +66,6 @@ static vx_status world_failed(vx_scene_builder *b, vx_status st, const vx_error 
     return vx_json_fail(&b->json, st, "%s", err->message);
 }
 
-static vx_body_def body_def_of(const vx_transform *t, const vx_rigidbody *rb)
-{
-    vx_body_def d = vx_body_def_default();
-    d.type = rb->type;
-    d.position = t->position;
-    d.rotation = t->rotation;
-    d.velocity = rb->velocity;
-    d.angular_velocity = rb->angular_velocity;
-    d.mass = rb->mass;
-    d.restitution = rb->restitution;
-    d.friction = rb->friction;
-    d.gravity_scale = rb->gravity_scale;
-    d.linear_damping = rb->linear_damping;
-    d.angular_damping = rb->angular_damping;
-    d.lock_rotation = rb->lock_rotation;
-    d.can_sleep = rb->can_sleep;
-    d.bullet = rb->bullet;
-    return d;
-}
-
 /* An entity with neither collider nor rigidbody is a transform alone. */
 static vx_status spawn_frame(vx_scene_builder *b, const vx_transform *t, vx_entity *e)
 {
@@ -104,7 +84,7 @@ static vx_status spawn(vx_scene_builder *b, const vx_scene_entity_def *def, size
     vx_status st;
     if (def->has_rigidbody || def->has_collider) {
         vx_rigidbody rb = def->has_rigidbody ? def->body : vx_rigidbody_static();
-        vx_body_def body = body_def_of(&def->transform, &rb);
+        vx_body_def body = vx_body_def_of(&def->transform, &rb);
         vx_error err;
         st = vx_world_create_body(b->scene->world, &body, &e, &err);
         if (st == VX_OK && def->has_collider) st = vx_body_set_shape(b->scene->world, e, &def->collider, &err);

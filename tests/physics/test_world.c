@@ -155,6 +155,30 @@ Test(world, body_def_defaults_are_documented_values)
     cr_assert(d.rotation.w == 1.0f && d.position.y == 0.0f);
 }
 
+/* A body made from the def of a transform and a rigid body (the scene
+ * loader's path) holds exactly those components. */
+Test(world, body_def_of_components_gives_those_components_back)
+{
+    vx_world *w = make_world();
+    vx_transform t = vx_transform_from_position(vx_vec3_make(1.0f, 2.0f, 3.0f));
+    t.rotation = vx_quat_from_axis_angle(vx_vec3_make(0.0f, 0.0f, 1.0f), 0.25f);
+    vx_rigidbody rb = vx_rigidbody_dynamic(3.0f);
+    rb.friction = 0.9f;
+    rb.angular_damping = 0.1f;
+    rb.bullet = true;
+    vx_body_def def = vx_body_def_of(&t, &rb);
+    vx_entity e;
+    cr_assert_eq(vx_world_create_body(w, &def, &e, NULL), VX_OK);
+    const vx_registry *registry = vx_world_registry_const(w);
+    const vx_rigidbody *stored = vx_registry_get_const(registry, e, VX_COMPONENT_RIGIDBODY);
+    const vx_transform *pose = vx_registry_get_const(registry, e, VX_COMPONENT_TRANSFORM);
+    cr_assert(stored && pose);
+    cr_assert(memcmp(stored, &rb, sizeof rb) == 0, "the rigid body's bytes");
+    cr_assert(memcmp(&pose->position, &t.position, sizeof t.position) == 0);
+    cr_assert(memcmp(&pose->rotation, &t.rotation, sizeof t.rotation) == 0);
+    vx_world_destroy(w);
+}
+
 /* ---- physics through the API ---- */
 
 /* Two equal spheres, restitution 1, meeting head on without gravity: they

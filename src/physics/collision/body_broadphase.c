@@ -43,16 +43,9 @@ static void restart(vx_body_broadphase *bb, vx_broadphase_kind kind)
 
 static vx_status reserve_proxies(vx_body_broadphase *bb, uint32_t index)
 {
-    if (index < bb->proxy_capacity) return VX_OK;
-    if (index == UINT32_MAX) return VX_ERR_INVALID; /* not an id the broad phase takes */
-    uint32_t cap = bb->proxy_capacity ? bb->proxy_capacity : 64u;
-    while (cap <= index) cap = cap > UINT32_MAX / 2u ? UINT32_MAX : cap * 2u;
-    vx_body_proxy *p = realloc(bb->proxies, (size_t)cap * sizeof *p);
-    if (!p) return VX_ERR_NOMEM;
-    memset(p + bb->proxy_capacity, 0, (size_t)(cap - bb->proxy_capacity) * sizeof *p);
-    bb->proxies = p;
-    bb->proxy_capacity = cap;
-    return VX_OK;
+    vx_status st = VX_OK;
+    VX_RESERVE_INDEX(st, bb->proxies, bb->proxy_capacity, index, 64u);
+    return st;
 }
 
 /* Scratch for n body slots. */

@@ -90,15 +90,9 @@ static bool present(const vx_broadphase *bp, uint32_t id)
 
 static vx_status reserve_slot(vx_broadphase *bp, uint32_t id)
 {
-    if (id < bp->slot_capacity) return VX_OK;
-    uint32_t cap = bp->slot_capacity ? bp->slot_capacity : 64u;
-    while (cap <= id) cap = cap > UINT32_MAX / 2u ? UINT32_MAX : cap * 2u;
-    vx_broadphase_slot *slots = realloc(bp->slots, (size_t)cap * sizeof *slots);
-    if (!slots) return VX_ERR_NOMEM;
-    memset(slots + bp->slot_capacity, 0, (size_t)(cap - bp->slot_capacity) * sizeof *slots);
-    bp->slots = slots;
-    bp->slot_capacity = cap;
-    return VX_OK;
+    vx_status st = VX_OK;
+    VX_RESERVE_INDEX(st, bp->slots, bp->slot_capacity, id, 64u);
+    return st;
 }
 
 /* Room for one more dirty id, taken before the trees change, so that marking
