@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "physics/body_set.h"
+#include "physics/body/body_set.h"
 #include "physics/collision/broadphase.h"
 #include "physics/solver/contact_cache.h"
 #include "voltex/physics.h"

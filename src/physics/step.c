@@ -13,7 +13,7 @@
 #include "common/assert.h"
 #include "common/parallel.h"
 #include "common/thread_pool.h"
-#include "physics/body_set.h"
+#include "physics/body/body_set.h"
 #include "physics/collision/body_broadphase.h"
 #include "physics/collision/ccd.h"
 #include "physics/collision/narrow_phase.h"

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "physics/body_set.h"
+#include "physics/body/body_set.h"
 #include "test_helpers.h"
 #include "voltex/physics.h"
 #include "voltex/rotation.h"

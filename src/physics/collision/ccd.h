@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "common/thread_pool.h"
-#include "physics/body_set.h"
+#include "physics/body/body_set.h"
 #include "physics/collision/broadphase.h"
 #include "voltex/collide.h"
 

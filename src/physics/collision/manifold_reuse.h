@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "physics/body_set.h"
+#include "physics/body/body_set.h"
 #include "voltex/collide.h"
 #include "voltex/ecs.h"
 

@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #include "common/thread_pool.h"
-#include "physics/body_set.h"
+#include "physics/body/body_set.h"
 #include "physics/collision/narrow_phase.h"
 #include "physics/solver/contact_cache.h"
 #include "physics/solver/solve_flow.h"

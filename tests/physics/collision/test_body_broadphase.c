@@ -10,7 +10,7 @@
 
 #include "physics/collision/body_broadphase.h"
 #include "physics/collision/narrow_phase.h"
-#include "physics/body_set.h"
+#include "physics/body/body_set.h"
 #include "physics/step_counts.h"
 #include "test_helpers.h"
 #include "voltex/physics.h"

@@ -22,7 +22,7 @@
 #include "common/parallel.h"
 #include "physics/collision/dynamic_tree.h"
 #include "physics/collision/narrow_phase.h"
-#include "physics/body_set.h"
+#include "physics/body/body_set.h"
 #include "test_helpers.h"
 #include "test_pair_helpers.h"
 #include "voltex/physics.h"

@@ -13,7 +13,7 @@
 
 #include "physics/collision/narrow_phase.h"
 #include "physics/collision/manifold_reuse.h"
-#include "physics/body_set.h"
+#include "physics/body/body_set.h"
 #include "physics/step_counts.h"
 #include "test_helpers.h"
 

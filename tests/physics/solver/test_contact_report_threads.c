@@ -21,7 +21,7 @@
 #include "physics/solver/solve_sweep.h"
 #include "physics/solver/contact_solver.h"
 #include "physics/collision/narrow_phase.h"
-#include "physics/body_set.h"
+#include "physics/body/body_set.h"
 #include "physics/step_counts.h"
 #include "physics/thread_choice.h"
 #include "test_helpers.h"

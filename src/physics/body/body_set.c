@@ -1,7 +1,7 @@
 /* The step's bodies (body_set.h): gathered from the registry and scattered back,
  * and integrated with semi-implicit Euler, velocities first (before the
  * contact solver), positions after it. */
-#include "physics/body_set.h"
+#include "physics/body/body_set.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -7,8 +7,8 @@
  * hot they are: the velocities are read and written by every constraint row,
  * the poses by integration and the position passes, the rest is read once
  * per substep. */
-#ifndef VOLTEX_PHYSICS_BODY_SET_H
-#define VOLTEX_PHYSICS_BODY_SET_H
+#ifndef VOLTEX_PHYSICS_BODY_BODY_SET_H
+#define VOLTEX_PHYSICS_BODY_BODY_SET_H
 
 #include <stdbool.h>
 #include <stddef.h>
