@@ -1,6 +1,6 @@
 /* voltex-sim as users run it: options, exit codes, messages, the traces it
- * writes, determinism, and a reader that goes away (shared interface
- * "Command line", "Exit codes", "Body trace", "Contact trace"). */
+ * writes, determinism, and a reader that goes away (docs/cli.md,
+ * docs/traces.md). */
 /* posix_openpt and friends (the progress test runs stderr on a terminal). */
 #define _XOPEN_SOURCE 700
 

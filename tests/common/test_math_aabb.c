@@ -1,5 +1,5 @@
-/* Axis-aligned boxes: the Phase 5-1 design spec's test plan (construction,
- * center and half extents, point containment, intersection, merge, area). */
+/* Axis-aligned boxes (voltex/math.h): construction,
+ * center and half extents, point containment, intersection, merge, area. */
 #include <criterion/criterion.h>
 
 #include "test_helpers.h"

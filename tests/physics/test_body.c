@@ -1,5 +1,6 @@
-/* Collider constructors and their world-space bounds (design spec Phase 5-1,
- * collider::aabb), including rotated boxes and capsules. */
+/* What a body is (body.c): collider constructors and their world-space
+ * bounds, including rotated boxes and capsules; rigid-body constructors and
+ * mass rules. */
 #include <criterion/criterion.h>
 #include <math.h>
 
@@ -181,7 +182,7 @@ Test(rigidbody, static_body)
 
 Test(rigidbody, zero_mass_dynamic_is_static)
 {
-    /* The spec's rule: mass == 0 means static, infinite mass. */
+    /* The reference pipeline's rule: mass == 0 means static, infinite mass. */
     vx_rigidbody rb = vx_rigidbody_dynamic(0.0f);
     cr_assert(vx_rigidbody_is_static(&rb));
     cr_assert_eq(vx_rigidbody_inv_mass(&rb), 0.0f);

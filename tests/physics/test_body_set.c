@@ -1,4 +1,4 @@
-/* The step's body kinds through vx_step (issue 3): free rigid bodies
+/* The step's body kinds through vx_step: free rigid bodies
  * (semi-implicit Euler and torque-free rotation, bit for bit), damping,
  * rotation-locked, static, kinematic and collider-only bodies, and sensors. */
 #include <criterion/criterion.h>

@@ -1,4 +1,4 @@
-/* Determinism of vx_step (issue 3): a mixed pile of boxes, spheres
+/* Determinism of vx_step: a mixed pile of boxes, spheres
  * and capsules, with a ramp, a kinematic paddle and a sensor, stepped in two
  * worlds that hold the same entities but whose components were added in
  * opposite orders (so every ECS query walks them differently): the bodies

@@ -1,4 +1,4 @@
-/* Islands and sleeping through vx_step (issue 4, section 4;
+/* Islands and sleeping through vx_step (docs/simulation.md;
  * src/physics/sleep.h): resting islands fall asleep after about 0.5 s and
  * stay frozen at no narrow-phase cost, wake when an awake body, a moving
  * kinematic body or the caller touches them, never sleep with a can_sleep

@@ -1,4 +1,4 @@
-/* The fixed step end to end (design spec Phase 5-2: physics_step E2E): a ball
+/* The fixed step end to end: a ball
  * falls onto a static floor, bounces with the pair's restitution and comes to
  * rest on it; the step's contact report. */
 #include <criterion/criterion.h>
@@ -154,8 +154,8 @@ Test(step, ball_drop_bounces_and_rests) { check_ball_drop(1); }
 
 Test(step, ball_drop_with_four_substeps) { check_ball_drop(4); }
 
-/* With one substep a free body follows the spec's step bit for bit. */
-Test(step, one_substep_is_the_spec_step)
+/* With one substep a free body follows the reference integrator bit for bit. */
+Test(step, one_substep_is_the_reference_step)
 {
     vx_registry *w = vx_test_physics_world();
     vx_collider shape = vx_collider_sphere(0.5f);

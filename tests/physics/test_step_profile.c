@@ -1,4 +1,4 @@
-/* The per-stage profile of vx_step (issue 4, section 1): profiling
+/* The per-stage profile of vx_step (--stats, docs/cli.md): profiling
  * only reads the clock between stages, so a profiled run is the same run bit
  * for bit; its stage times are filled in, an unprofiled run's are zero. */
 #include <criterion/criterion.h>

@@ -1,5 +1,5 @@
-/* Collision detection over a world, end to end (design spec Phase 5-1,
- * collision::detect_collisions): gathering, static pairs skipped, shape
+/* The reference pipeline's collision detection over a registry, end to end
+ * (reference/collision.c): gathering, static pairs skipped, shape
  * dispatch with the box-sphere flip, sensors, and the contact order. */
 #include <criterion/criterion.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* Semi-implicit Euler (design spec Phase 5-2, test plan of integrator.rs),
+/* The reference pipeline's semi-implicit Euler (reference/integrator.c),
  * checked against the analytic solution of the discrete scheme. */
 #include <criterion/criterion.h>
 #include <float.h>
@@ -25,10 +25,10 @@ Test(integrator, gravity_fall_one_frame)
 
     const vx_rigidbody *rb = vx_test_body(w, e);
     const vx_transform *t = vx_test_transform(w, e);
-    /* v = -9.81/60, y = 10 + v/60 (the spec's numbers, to float precision) */
+    /* v = -9.81/60, y = 10 + v/60 (to float precision) */
     VX_ASSERT_NEAR(rb->velocity.y, -9.81 / 60.0, 1e-6);
     VX_ASSERT_NEAR(t->position.y, 10.0 - 9.81 / 3600.0, 1e-6);
-    /* and bit for bit the spec's float step: v += g*scale*dt; y += v*dt */
+    /* and bit for bit the float step: v += g*scale*dt; y += v*dt */
     float v = 0.0f + (-9.81f * 1.0f) * cfg.fixed_dt;
     cr_assert_eq(rb->velocity.y, v);
     cr_assert_eq(t->position.y, 10.0f + v * cfg.fixed_dt);

@@ -1,4 +1,4 @@
-/* Narrow phase (design spec Phase 5-1, narrow::*): sphere-sphere, sphere-box
+/* The reference pipeline's narrow phase (reference/narrow_*.c): sphere-sphere, sphere-box
  * and axis-aligned box-box, against hand-computed contacts. */
 #include <criterion/criterion.h>
 #include <math.h>

@@ -1,4 +1,5 @@
-/* Contact response (design spec Phase 5-2, test plan of solver.rs) and the
+/* The reference pipeline's contact response (reference/solver.c;
+ * docs/simulation.md, "Where the engine started") and the
  * sequential-impulse rules around it, against closed-form collision results. */
 #include <criterion/criterion.h>
 #include <float.h>
@@ -46,7 +47,7 @@ static vx_contact resolve_one(vx_registry *w, vx_contact c)
 
 static const vx_vec3 X = {1.0f, 0.0f, 0.0f};
 
-/* ---- the spec's plan ---- */
+/* ---- the reference's own cases ---- */
 
 Test(solver, two_dynamic_spheres_head_on_swap_velocities)
 {
@@ -154,7 +155,7 @@ Test(solver, both_static_nothing_moves)
     vx_registry_destroy(w);
 }
 
-/* ---- beyond the spec ---- */
+/* ---- beyond them ---- */
 
 Test(solver, separating_pair_gets_no_impulse)
 {
@@ -401,7 +402,7 @@ Test(solver, stacked_contacts_converge_with_iterations)
     }
 }
 
-/* The spec's with_restitution: the value set is the one the solver uses. A
+/* Restitution set on a body: the value set is the one the solver uses. A
  * 1 kg ball at 4 m/s onto a perfectly elastic static body bounces back at
  * e * 4 m/s with e = min(0.8, 1) = 0.8. */
 Test(solver, restitution_set_on_the_body_is_used)

@@ -544,7 +544,7 @@ Test(scene_errors, static_or_kinematic_body_with_mass)
                    "s.json: entities[0].rigidbody.mass: a kinematic body has no mass (leave it out)");
 }
 
-/* ---- issue 4 keys ---- */
+/* ---- bullet, sleeping, threads and the other later keys ---- */
 
 Test(scene_errors, bullet_must_be_true_or_false)
 {

@@ -371,7 +371,7 @@ Test(scene_load, kinematic_bodies_and_sensors_are_accepted)
 }
 
 /* bullet: true (continuous collision against dynamic bodies too) is read
- * onto the body; it was rejected as not supported before issue 4. */
+ * onto the body (it was once rejected as not supported). */
 Test(scene_load, bullet_is_accepted)
 {
     vx_scene s;

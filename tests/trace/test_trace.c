@@ -1,6 +1,5 @@
 /* Trace writers: number formatting, snapshots, the CSV and JSON body traces,
- * the contact trace, and write errors (shared interface "Body trace",
- * "Contact trace"). */
+ * the contact trace, and write errors (docs/traces.md). */
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
-/* Issue 4 validation, continuous collision, on scene files:
- *   - scenes/bench/tunnel.json (the issue's case): a 0.1 m ball at 200 m/s
+/* Validation of continuous collision, on scene files:
+ *   - scenes/bench/tunnel.json (the classic tunnelling case): a 0.1 m ball at 200 m/s
  *     towards a static wall 10 cm thick stops on the near side;
  *   - scenes/validation/tunnel_box.json: a tumbling 0.2 m box thrown at
  *     50 m/s at a 1 cm static plate stays in front of it, and a ball flying

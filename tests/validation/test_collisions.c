@@ -1,4 +1,4 @@
-/* Issue 3 validation of collisions: a restitution-e ball rebounds to e^2 of
+/* Validation of collisions: a restitution-e ball rebounds to e^2 of
  * its drop height; collisions between dynamic bodies conserve linear momentum
  * to float precision; with restitution 1 and no friction they conserve kinetic
  * energy. */

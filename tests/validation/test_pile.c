@@ -1,4 +1,4 @@
-/* Issue 3 robustness: 20 boxes, spheres and capsules dropped into a walled bin
+/* Robustness: 20 boxes, spheres and capsules dropped into a walled bin
  * settle into a pile. For 10 s nothing becomes non-finite, nothing passes
  * through the floor or the walls, nothing explodes, and at the end everything
  * is at rest. */

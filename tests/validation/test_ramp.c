@@ -1,4 +1,4 @@
-/* Issue 3 validation: a box on a 20 degree ramp sticks with friction 0.6 and
+/* Validation: a box on a 20 degree ramp sticks with friction 0.6 and
  * slides with friction 0.1 at g (sin t - mu cos t); a solid sphere rolls down
  * at (5/7) g sin t with |w| r = |v|. The ramp is a static box turned about Z;
  * the slope, the friction of the pair (sqrt(a*b)) and g are read from the

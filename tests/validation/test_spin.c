@@ -1,4 +1,4 @@
-/* Issue 3 validation: a box spun about its intermediate axis (with a small
+/* Validation: a box spun about its intermediate axis (with a small
  * perturbation, no gravity, no contacts) tumbles over and back (the
  * Dzhanibekov effect) while its angular momentum stays within 1 % and its
  * rotational energy within a few % for 10 s (Bullet's implicit gyroscopic step

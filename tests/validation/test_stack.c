@@ -1,4 +1,4 @@
-/* Issue 3 validation: stacks stand. A column of 10 unit boxes and a pyramid
+/* Validation: stacks stand. A column of 10 unit boxes and a pyramid
  * with a base of 20 boxes, 10 s at 60 Hz, 10 iterations, 1 substep, no
  * sleeping (Bullet 3.24 creeps 0.56 m and 0.27 m here). */
 #include <criterion/criterion.h>

@@ -1,4 +1,4 @@
-/* Broad phase (design spec Phase 5-1, bvh::build and bvh::query_pairs): the
+/* The median-split BVH (bvh.c; docs/simulation.md, "Broad phase"): the
  * pairs the tree reports must be exactly the brute-force O(n^2) pairs. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -350,7 +350,7 @@ Test(bvh, build_orders_leaves_along_the_longest_axis)
     vx_bvh_free(&bvh);
 }
 
-/* The spec's build, literally: sort the range by centre on the longest axis
+/* The median-split build, literally: sort the range by centre on the longest axis
  * of the centres' bounds (ties by entity index), cut at count / 2, recurse. */
 static int reference_axis;
 static int reference_compare(const void *pa, const void *pb)
@@ -378,7 +378,7 @@ static void reference_build(vx_bvh_entry *e, size_t n)
     reference_build(e + n / 2, n - n / 2);
 }
 
-Test(bvh, leaf_order_is_the_sorted_median_split_of_the_spec)
+Test(bvh, leaf_order_is_the_sorted_median_split)
 {
     static const size_t sizes[] = {2, 3, 17, 1000};
     vx_bvh bvh;

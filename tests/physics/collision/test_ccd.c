@@ -1,4 +1,4 @@
-/* Continuous collision (issue 4, section 5), through vx_step at
+/* Continuous collision (docs/simulation.md), through vx_step at
  * default settings (60 Hz, 1 substep, 10 iterations):
  *   - fast bodies stop at static geometry instead of passing through it:
  *     a 0.1 m sphere at 200 m/s against a 5 cm wall, a 0.2 m box at 50 m/s

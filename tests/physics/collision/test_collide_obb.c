@@ -201,7 +201,7 @@ Test(collide_sphere_sphere, margin_gives_speculative_point)
     assert_no_contact(vx_collide_sphere_sphere(v3(0, 0, 0), 0.5f, v3(0, 0, 1.01f), 0.5f, -1.0f, &m), &m);
 }
 
-Test(collide_sphere_sphere, agrees_with_the_spec_function)
+Test(collide_sphere_sphere, agrees_with_the_reference_function)
 {
     vx_test_rng rng = {0x1234567u};
     int hits = 0;
@@ -375,7 +375,7 @@ Test(collide_sphere_box, margin_gives_speculative_point)
     assert_no_contact(vx_collide_sphere_box(v3(0.2f, 0.1f, 2.51f), 0.5f, &box, v3(1, 2, 3), 0.005f, &m), &m);
 }
 
-Test(collide_sphere_box, agrees_with_the_spec_function_unrotated)
+Test(collide_sphere_box, agrees_with_the_reference_function_unrotated)
 {
     vx_test_rng rng = {0xC0FFEEu};
     int hits = 0, inside = 0;
@@ -593,10 +593,10 @@ Test(collide_box_box, partial_face_overlap_clips_to_the_overlap)
     cr_assert_not_null(find_feature(&m, FEATURE_FACE(false, 2, 3, 7u)));
 }
 
-Test(collide_box_box, deep_centre_inside_agrees_with_spec)
+Test(collide_box_box, deep_centre_inside_agrees_with_the_reference)
 {
     /* A small box wholly inside a big one, off centre: the normal and depth
-     * of the spec's least-overlap axis. */
+     * of the reference pipeline's least-overlap axis. */
     vx_vec3 pa = v3(0, 0, 0), ha = v3(3, 2, 4), pb = v3(0.5f, 1.2f, -0.3f), hb = v3(0.3f, 0.4f, 0.2f);
     vx_transform a = at(pa.x, pa.y, pa.z), b = at(pb.x, pb.y, pb.z);
     vx_contact_geom g;
@@ -610,7 +610,7 @@ Test(collide_box_box, deep_centre_inside_agrees_with_spec)
     VX_ASSERT_NEAR(g.depth, 2.0f + 0.4f - 1.2f, EPS);
 }
 
-Test(collide_box_box, agrees_with_the_spec_function_unrotated)
+Test(collide_box_box, agrees_with_the_reference_function_unrotated)
 {
     vx_test_rng rng = {0xBADC0DEu};
     int hits = 0;
@@ -639,7 +639,7 @@ Test(collide_box_box, agrees_with_the_spec_function_unrotated)
 
 Test(collide_box_box, coincident_centres)
 {
-    /* Identical boxes on top of each other: the spec's answer (+x on the
+    /* Identical boxes on top of each other: the reference pipeline's answer (+x on the
      * tie, depth 2), a whole face of points. */
     vx_transform a = at(1, 2, 3);
     vx_manifold m;
@@ -771,7 +771,7 @@ Test(collide_box_box, tilted_corner_into_the_floor_gives_one_point)
 Test(collide_box_box, ninety_degree_rotations_match_swapped_extents)
 {
     /* Half (1, 2, 3) rotated 90 degrees about Z is the box (2, 1, 3): the
-     * contact against a floor must be the spec's for that box. */
+     * contact against a floor must be the reference pipeline's for that box. */
     vx_transform floor = at(0, 0, 0);
     vx_transform box = place(v3(0.5f, 1.0f + 1.0f - 0.05f, 0.25f), rot(0, 0, 1, 90));
     vx_manifold m;

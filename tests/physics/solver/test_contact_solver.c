@@ -1,4 +1,4 @@
-/* Contacts through vx_step (issue 3) against closed-form mechanics:
+/* Contacts through vx_step against closed-form mechanics:
  * Coulomb friction, skidding into rolling, resting impulses and the report,
  * warm starting, speculative contacts (no tunnelling, bounces from the
  * surface), and capsules toppling without sinking. The validation scenes
