@@ -1,0 +1,35 @@
+/* Ray casts and sphere casts against one collider placed in the world
+ * (private to the physics module; the world's queries, voltex/world.h, run
+ * them on the bodies the broad-phase tree finds along the way). Exact: the
+ * distance, point and normal are the analytic answer to float precision. */
+#ifndef VOLTEX_PHYSICS_COLLISION_CAST_H
+#define VOLTEX_PHYSICS_COLLISION_CAST_H
+
+#include <stdbool.h>
+
+#include "voltex/ecs.h"
+#include "voltex/math.h"
+#include "voltex/physics.h"
+
+typedef struct {
+    float distance; /* how far the origin travelled along the unit direction (0: it started inside) */
+    vx_vec3 point;  /* on the shape's surface (a sphere cast: where the sphere touches it) */
+    vx_vec3 normal; /* unit, the shape's surface normal at point, pointing back towards the caster */
+} vx_cast_hit;
+
+/* A ray from origin along the unit direction, up to max_distance (> 0),
+ * against shape placed at pose: true and *hit filled when it meets the
+ * shape's surface, the first point along the ray. A ray that starts inside
+ * the shape or on its surface hits at distance 0 with point = origin and
+ * normal = -direction. */
+bool vx_ray_cast_shape(const vx_collider *shape, const vx_transform *pose, vx_vec3 origin, vx_vec3 direction,
+                       float max_distance, vx_cast_hit *hit);
+
+/* A sphere of radius (> 0) swept from origin along the unit direction, up
+ * to max_distance: the first contact with shape placed at pose; point is on
+ * the shape's surface. A sphere that starts overlapping or touching the
+ * shape hits at distance 0 with point = origin and normal = -direction. */
+bool vx_sphere_cast_shape(const vx_collider *shape, const vx_transform *pose, vx_vec3 origin, float radius,
+                          vx_vec3 direction, float max_distance, vx_cast_hit *hit);
+
+#endif
