@@ -1,5 +1,5 @@
 /* Entity-component store: generational entity ids, one sparse set with a dense
- * array per component type, and queries over several component types.
+ * array per component type, and views over several component types.
  * It knows nothing of physics: component types are numbers with a size. */
 #ifndef VOLTEX_ECS_H
 #define VOLTEX_ECS_H
@@ -20,7 +20,7 @@ typedef struct {
 
 #define VX_ENTITY_NULL ((vx_entity){UINT32_MAX, 0u})
 #define VX_MAX_COMPONENT_TYPES 32u
-#define VX_QUERY_MAX_TYPES 8u
+#define VX_VIEW_MAX_TYPES 8u
 
 typedef uint32_t vx_component_type; /* 0 .. VX_MAX_COMPONENT_TYPES-1 */
 
@@ -66,7 +66,7 @@ bool vx_registry_remove(vx_registry *registry, vx_entity e, vx_component_type ty
 /* A number that changes whenever an entity is spawned or despawned or a
  * component type registered, or a component added (not overwritten) or
  * removed, and that no other registry ever has: while it stays the same, the
- * pointers vx_registry_get returned stay valid and every query finds the same
+ * pointers vx_registry_get returned stay valid and every view finds the same
  * entities in the same order. */
 uint64_t vx_registry_layout(const vx_registry *registry);
 /* Number of entities that have a component of `type`. */
@@ -75,23 +75,23 @@ size_t vx_registry_component_count(const vx_registry *registry, vx_component_typ
 /* Iterates the entities that have every listed component type. It walks the
  * dense array of the smallest set, so the order is that set's dense order
  * (insertion order while nothing is removed). Do not add or remove components
- * of the queried types while iterating. */
+ * of the viewed types while iterating. */
 typedef struct {
     vx_registry *registry;
-    vx_component_type types[VX_QUERY_MAX_TYPES];
+    vx_component_type types[VX_VIEW_MAX_TYPES];
     size_t type_count;
     size_t driver;        /* index in types of the smallest set */
     size_t cursor;        /* next dense slot of the driver set */
     vx_entity entity;     /* current entity */
-    void *components[VX_QUERY_MAX_TYPES]; /* current entity's components */
-} vx_query;
+    void *components[VX_VIEW_MAX_TYPES]; /* current entity's components */
+} vx_view;
 
-/* type_count in 1..VX_QUERY_MAX_TYPES, every type registered (else
+/* type_count in 1..VX_VIEW_MAX_TYPES, every type registered (else
  * VX_ERR_INVALID). */
-vx_status vx_query_begin(vx_query *q, vx_registry *registry, const vx_component_type *types, size_t type_count);
+vx_status vx_view_begin(vx_view *q, vx_registry *registry, const vx_component_type *types, size_t type_count);
 /* Advances to the next match; false when done. */
-bool vx_query_next(vx_query *q);
+bool vx_view_next(vx_view *q);
 /* Component i (in the order given to begin) of the current entity. */
-static inline void *vx_query_get(const vx_query *q, size_t i) { return q->components[i]; }
+static inline void *vx_view_get(const vx_view *q, size_t i) { return q->components[i]; }
 
 #endif

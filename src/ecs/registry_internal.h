@@ -1,4 +1,4 @@
-/* Private to the ECS: the world's layout, shared by world.c and query.c. */
+/* Private to the ECS: the registry's layout, shared by registry.c and view.c. */
 #ifndef VOLTEX_ECS_REGISTRY_INTERNAL_H
 #define VOLTEX_ECS_REGISTRY_INTERNAL_H
 

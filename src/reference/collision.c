@@ -43,13 +43,13 @@ static vx_status gather_bodies(vx_registry *registry, detect_scratch *s)
     if (!s->bodies || !s->entries) return VX_ERR_NOMEM;
 
     const vx_component_type types[2] = {VX_COMPONENT_TRANSFORM, VX_COMPONENT_COLLIDER};
-    vx_query q;
-    vx_status st = vx_query_begin(&q, registry, types, 2);
+    vx_view q;
+    vx_status st = vx_view_begin(&q, registry, types, 2);
     if (st != VX_OK) return st;
     uint32_t max_index = 0;
-    while (vx_query_next(&q) && s->body_count < capacity) {
-        const vx_transform *t = vx_query_get(&q, 0);
-        const vx_collider *c = vx_query_get(&q, 1);
+    while (vx_view_next(&q) && s->body_count < capacity) {
+        const vx_transform *t = vx_view_get(&q, 0);
+        const vx_collider *c = vx_view_get(&q, 1);
         const vx_rigidbody *rb = vx_registry_get_const(registry, q.entity, VX_COMPONENT_RIGIDBODY);
         body_info *b = &s->bodies[s->body_count];
         b->entity = q.entity;

@@ -44,11 +44,11 @@ static void integrate_kinematic(vx_transform *t, const vx_rigidbody *rb, float d
 void vx_integrate(vx_registry *registry, const vx_world_def *config, float dt)
 {
     const vx_component_type types[2] = {VX_COMPONENT_TRANSFORM, VX_COMPONENT_RIGIDBODY};
-    vx_query q;
-    if (vx_query_begin(&q, registry, types, 2) != VX_OK) return; /* components not registered: no bodies */
-    while (vx_query_next(&q)) {
-        vx_transform *t = vx_query_get(&q, 0);
-        vx_rigidbody *rb = vx_query_get(&q, 1);
+    vx_view q;
+    if (vx_view_begin(&q, registry, types, 2) != VX_OK) return; /* components not registered: no bodies */
+    while (vx_view_next(&q)) {
+        vx_transform *t = vx_view_get(&q, 0);
+        vx_rigidbody *rb = vx_view_get(&q, 1);
         if (vx_rigidbody_is_static(rb)) continue;
         if (rb->type == VX_BODY_KINEMATIC)
             integrate_kinematic(t, rb, dt);

@@ -400,17 +400,17 @@ Test(ecs_query, rejects_bad_type_lists)
     vx_registry *w = make_world();
     vx_entity e = spawn(w);
     add_tag(w, e, 1);
-    vx_query q;
+    vx_view q;
     vx_component_type unregistered[2] = {T_TAG, 7};
-    cr_assert_eq(vx_query_begin(&q, w, unregistered, 2), VX_ERR_INVALID);
-    cr_assert(!vx_query_next(&q), "a failed begin yields nothing");
+    cr_assert_eq(vx_view_begin(&q, w, unregistered, 2), VX_ERR_INVALID);
+    cr_assert(!vx_view_next(&q), "a failed begin yields nothing");
     vx_component_type out_of_range[1] = {VX_MAX_COMPONENT_TYPES};
-    cr_assert_eq(vx_query_begin(&q, w, out_of_range, 1), VX_ERR_INVALID);
-    vx_component_type ok[VX_QUERY_MAX_TYPES + 1u] = {T_TAG};
-    cr_assert_eq(vx_query_begin(&q, w, ok, 0), VX_ERR_INVALID);
-    cr_assert_eq(vx_query_begin(&q, w, ok, VX_QUERY_MAX_TYPES + 1u), VX_ERR_INVALID);
-    cr_assert_eq(vx_query_begin(&q, NULL, ok, 1), VX_ERR_INVALID);
-    cr_assert_eq(vx_query_begin(&q, w, NULL, 1), VX_ERR_INVALID);
+    cr_assert_eq(vx_view_begin(&q, w, out_of_range, 1), VX_ERR_INVALID);
+    vx_component_type ok[VX_VIEW_MAX_TYPES + 1u] = {T_TAG};
+    cr_assert_eq(vx_view_begin(&q, w, ok, 0), VX_ERR_INVALID);
+    cr_assert_eq(vx_view_begin(&q, w, ok, VX_VIEW_MAX_TYPES + 1u), VX_ERR_INVALID);
+    cr_assert_eq(vx_view_begin(&q, NULL, ok, 1), VX_ERR_INVALID);
+    cr_assert_eq(vx_view_begin(&q, w, NULL, 1), VX_ERR_INVALID);
     vx_registry_destroy(w);
 }
 
@@ -421,16 +421,16 @@ Test(ecs_query, single_type_walks_insertion_order)
     for (int i = 0; i < 6; i++) e[i] = spawn(w);
     int order[4] = {4, 1, 5, 2};
     for (int k = 0; k < 4; k++) add_tag(w, e[order[k]], 100 + order[k]);
-    vx_query q;
+    vx_view q;
     vx_component_type types[1] = {T_TAG};
-    cr_assert_eq(vx_query_begin(&q, w, types, 1), VX_OK);
+    cr_assert_eq(vx_view_begin(&q, w, types, 1), VX_OK);
     for (int k = 0; k < 4; k++) {
-        cr_assert(vx_query_next(&q));
+        cr_assert(vx_view_next(&q));
         cr_assert(vx_entity_equal(q.entity, e[order[k]]));
-        cr_assert_eq(*(const int32_t *)vx_query_get(&q, 0), 100 + order[k]);
+        cr_assert_eq(*(const int32_t *)vx_view_get(&q, 0), 100 + order[k]);
     }
-    cr_assert(!vx_query_next(&q));
-    cr_assert(!vx_query_next(&q), "a finished query stays finished");
+    cr_assert(!vx_view_next(&q));
+    cr_assert(!vx_view_next(&q), "a finished query stays finished");
     vx_registry_destroy(w);
 }
 
@@ -445,19 +445,19 @@ Test(ecs_query, drives_from_the_smallest_set)
     }
     add_tag(w, e[7], 7);
     add_tag(w, e[3], 3);
-    vx_query q;
+    vx_view q;
     vx_component_type types[2] = {T_POS, T_TAG};
-    cr_assert_eq(vx_query_begin(&q, w, types, 2), VX_OK);
+    cr_assert_eq(vx_view_begin(&q, w, types, 2), VX_OK);
     cr_assert_eq(q.driver, 1u, "the tag set (2 values) is smaller than positions (10)");
     /* Order is the tag set's dense order: 7 then 3. */
     int expect[2] = {7, 3};
     for (int k = 0; k < 2; k++) {
-        cr_assert(vx_query_next(&q));
+        cr_assert(vx_view_next(&q));
         cr_assert(vx_entity_equal(q.entity, e[expect[k]]));
-        cr_assert_eq(((const vx_vec3 *)vx_query_get(&q, 0))->x, (float)expect[k]);
-        cr_assert_eq(*(const int32_t *)vx_query_get(&q, 1), expect[k]);
+        cr_assert_eq(((const vx_vec3 *)vx_view_get(&q, 0))->x, (float)expect[k]);
+        cr_assert_eq(*(const int32_t *)vx_view_get(&q, 1), expect[k]);
     }
-    cr_assert(!vx_query_next(&q));
+    cr_assert(!vx_view_next(&q));
     vx_registry_destroy(w);
 }
 
@@ -466,10 +466,10 @@ Test(ecs_query, empty_set_yields_nothing)
     vx_registry *w = make_world();
     vx_entity e = spawn(w);
     add_tag(w, e, 1);
-    vx_query q;
+    vx_view q;
     vx_component_type types[2] = {T_TAG, T_POS};
-    cr_assert_eq(vx_query_begin(&q, w, types, 2), VX_OK);
-    cr_assert(!vx_query_next(&q));
+    cr_assert_eq(vx_view_begin(&q, w, types, 2), VX_OK);
+    cr_assert(!vx_view_next(&q));
     vx_registry_destroy(w);
 }
 
@@ -542,9 +542,9 @@ static void check_query(vx_registry *w, const model *m, const vx_component_type 
     }
     bool seen[RN] = {false};
     size_t found = 0;
-    vx_query q;
-    cr_assert_eq(vx_query_begin(&q, w, types, n), VX_OK);
-    while (vx_query_next(&q)) {
+    vx_view q;
+    cr_assert_eq(vx_view_begin(&q, w, types, n), VX_OK);
+    while (vx_view_next(&q)) {
         cr_assert_lt(q.entity.index, (uint32_t)RN);
         int i = slot_of_index[q.entity.index];
         cr_assert(vx_entity_equal(q.entity, m->id[i]), "query returned a stale id");
@@ -556,8 +556,8 @@ static void check_query(vx_registry *w, const model *m, const vx_component_type 
             cr_assert(m->has[t][i], "entity %d lacks type %u", i, t);
             unsigned char want[16];
             write_value(t, m->stamp[t][i], want);
-            cr_assert_eq(vx_query_get(&q, k), vx_registry_get(w, q.entity, t));
-            cr_assert(memcmp(vx_query_get(&q, k), want, type_size(t)) == 0, "value of type %u, entity %d", t, i);
+            cr_assert_eq(vx_view_get(&q, k), vx_registry_get(w, q.entity, t));
+            cr_assert(memcmp(vx_view_get(&q, k), want, type_size(t)) == 0, "value of type %u, entity %d", t, i);
         }
     }
     size_t expected = 0;
@@ -625,10 +625,10 @@ Test(ecs_nomem, impossible_component_size_fails_cleanly)
     cr_assert(!vx_registry_has(w, e, 10));
     cr_assert_eq(vx_registry_component_count(w, 10), 0u);
     cr_assert_eq(get_tag(w, e), 5);
-    vx_query q;
+    vx_view q;
     const vx_component_type types[2] = {T_TAG, 10};
-    cr_assert_eq(vx_query_begin(&q, w, types, 2), VX_OK);
-    cr_assert(!vx_query_next(&q));
+    cr_assert_eq(vx_view_begin(&q, w, types, 2), VX_OK);
+    cr_assert(!vx_view_next(&q));
     cr_assert(vx_registry_despawn(w, e));
     vx_registry_destroy(w);
 }

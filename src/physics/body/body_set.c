@@ -11,7 +11,7 @@
 #include "common/parallel.h"
 #include "voltex/rotation.h"
 
-/* One entity found by the gather's query, before ordering. */
+/* One entity found by the gather's view, before ordering. */
 typedef struct {
     vx_entity entity;
     vx_transform *transform;
@@ -148,7 +148,7 @@ static void fill_range(void *arg, size_t begin, size_t end)
     for (size_t i = begin; i < end; i++) fill_body(job->b, i, &records[i], job->gravity);
 }
 
-/* The query over the world: the records of every entity with a transform
+/* The view over the registry: the records of every entity with a transform
  * and a collider or a rigid body, sorted by entity index. */
 static vx_status find_records(vx_body_set *b, vx_registry *registry)
 {
@@ -156,19 +156,19 @@ static vx_status find_records(vx_body_set *b, vx_registry *registry)
     b->records_layout = 0;
     if (!vx_registry_has_component_type(registry, VX_COMPONENT_TRANSFORM)) return VX_OK;
     const vx_component_type types[1] = {VX_COMPONENT_TRANSFORM};
-    vx_query q;
-    vx_status st = vx_query_begin(&q, registry, types, 1);
+    vx_view q;
+    vx_status st = vx_view_begin(&q, registry, types, 1);
     if (st != VX_OK) return st;
     bool has_colliders = vx_registry_has_component_type(registry, VX_COMPONENT_COLLIDER);
     bool has_bodies = vx_registry_has_component_type(registry, VX_COMPONENT_RIGIDBODY);
 
     size_t n = 0;
     bool sorted = true;
-    while (vx_query_next(&q)) {
+    while (vx_view_next(&q)) {
         gather_record r;
         memset(&r, 0, sizeof r);
         r.entity = q.entity;
-        r.transform = vx_query_get(&q, 0);
+        r.transform = vx_view_get(&q, 0);
         r.collider = has_colliders ? vx_registry_get(registry, q.entity, VX_COMPONENT_COLLIDER) : NULL;
         r.rigidbody = has_bodies ? vx_registry_get(registry, q.entity, VX_COMPONENT_RIGIDBODY) : NULL;
         if (!r.collider && !r.rigidbody) continue;
@@ -177,7 +177,7 @@ static vx_status find_records(vx_body_set *b, vx_registry *registry)
         if (st != VX_OK) return st;
         n++;
     }
-    /* The query walks insertion order, which is entity order unless
+    /* The view walks insertion order, which is entity order unless
      * components were removed and added again. */
     if (!sorted) qsort(b->records, n, sizeof(gather_record), compare_records);
     b->record_count = n;

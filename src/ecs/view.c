@@ -4,13 +4,13 @@
 
 #include "ecs/registry_internal.h"
 
-vx_status vx_query_begin(vx_query *q, vx_registry *registry, const vx_component_type *types, size_t type_count)
+vx_status vx_view_begin(vx_view *q, vx_registry *registry, const vx_component_type *types, size_t type_count)
 {
     if (!q) return VX_ERR_INVALID;
-    /* A failed begin leaves a query that yields nothing. */
+    /* A failed begin leaves a view that yields nothing. */
     memset(q, 0, sizeof *q);
     q->entity = VX_ENTITY_NULL;
-    if (!registry || !types || type_count == 0u || type_count > VX_QUERY_MAX_TYPES) return VX_ERR_INVALID;
+    if (!registry || !types || type_count == 0u || type_count > VX_VIEW_MAX_TYPES) return VX_ERR_INVALID;
     size_t smallest = SIZE_MAX;
     for (size_t i = 0; i < type_count; i++) {
         const vx_sparse_set *set = vx_registry_set(registry, types[i]);
@@ -27,7 +27,7 @@ vx_status vx_query_begin(vx_query *q, vx_registry *registry, const vx_component_
     return VX_OK;
 }
 
-bool vx_query_next(vx_query *q)
+bool vx_view_next(vx_view *q)
 {
     if (!q || !q->registry) return false;
     const vx_sparse_set *driver = vx_registry_set(q->registry, q->types[q->driver]);
