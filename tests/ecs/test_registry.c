@@ -395,7 +395,7 @@ Test(ecs_component, many_entities_exercise_growth)
 
 /* ---- queries ---- */
 
-Test(ecs_query, rejects_bad_type_lists)
+Test(ecs_view, rejects_bad_type_lists)
 {
     vx_registry *w = make_world();
     vx_entity e = spawn(w);
@@ -414,7 +414,7 @@ Test(ecs_query, rejects_bad_type_lists)
     vx_registry_destroy(w);
 }
 
-Test(ecs_query, single_type_walks_insertion_order)
+Test(ecs_view, single_type_walks_insertion_order)
 {
     vx_registry *w = make_world();
     vx_entity e[6];
@@ -434,7 +434,7 @@ Test(ecs_query, single_type_walks_insertion_order)
     vx_registry_destroy(w);
 }
 
-Test(ecs_query, drives_from_the_smallest_set)
+Test(ecs_view, drives_from_the_smallest_set)
 {
     vx_registry *w = make_world();
     vx_entity e[10];
@@ -461,7 +461,7 @@ Test(ecs_query, drives_from_the_smallest_set)
     vx_registry_destroy(w);
 }
 
-Test(ecs_query, empty_set_yields_nothing)
+Test(ecs_view, empty_set_yields_nothing)
 {
     vx_registry *w = make_world();
     vx_entity e = spawn(w);
@@ -571,7 +571,7 @@ static void check_query(vx_registry *w, const model *m, const vx_component_type 
     cr_assert_gt(expected, 0u, "the workload should leave some matches");
 }
 
-Test(ecs_query, randomized_matches_brute_force)
+Test(ecs_view, randomized_matches_brute_force)
 {
     vx_registry *w = make_world();
     static model m;
