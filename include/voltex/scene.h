@@ -9,6 +9,7 @@
 #include "voltex/ecs.h"
 #include "voltex/error.h"
 #include "voltex/physics.h"
+#include "voltex/query.h"
 #include "voltex/world.h"
 
 #define VX_SCENE_DEFAULT_STEPS 600
@@ -21,6 +22,9 @@ typedef struct {
     size_t entity_count;
     vx_entity *entities;       /* entities[i] is scene entity i; entities[i].index == i */
     char **names;              /* names[i]: the given name or "entity<i>" */
+    size_t query_count;
+    vx_query_def *queries;     /* the "queries" array; their ignore lists belong to the scene */
+    char **query_names;        /* query_names[i]: the given name or "query<i>" */
 } vx_scene;
 
 /* Reads and validates the file. On failure *scene is left empty (nothing to

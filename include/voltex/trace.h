@@ -12,11 +12,13 @@
 #include "voltex/error.h"
 #include "voltex/math.h"
 #include "voltex/physics.h"
+#include "voltex/query.h"
 #include "voltex/world.h"
 
 #define VX_BODY_CSV_HEADER "frame,time,entity,name,px,py,pz,qx,qy,qz,qw,vx,vy,vz,wx,wy,wz"
 #define VX_CONTACT_CSV_HEADER \
     "frame,time,entity_a,entity_b,name_a,name_b,nx,ny,nz,depth,ax,ay,az,bx,by,bz,impulse"
+#define VX_QUERY_CSV_HEADER "frame,time,query,name,hit,entity,entity_name,distance,px,py,pz,nx,ny,nz"
 
 typedef enum { VX_TRACE_CSV = 0, VX_TRACE_JSON = 1 } vx_trace_format;
 
@@ -28,6 +30,8 @@ typedef struct {
     int64_t steps;              /* steps of this run */
     size_t entity_count;
     const char *const *names;   /* names[i] of entity i */
+    size_t query_count;         /* the scene's queries (0: none, and no "queries" in JSON frames) */
+    const char *const *query_names;
 } vx_trace_info;
 
 /* Fills states[i] for entities[i] (vx_body_get_state; an entity not in the
@@ -51,9 +55,24 @@ typedef struct {
 /* Writes the header (CSV) or the document's opening (JSON). */
 vx_status vx_body_writer_begin(vx_body_writer *w, FILE *out, vx_trace_format format, const vx_trace_info *info,
                                vx_error *err);
-/* One frame. contacts (may be NULL) are written inline in JSON, ignored in CSV. */
+/* ---- the scene's queries at a frame ---- */
+typedef struct {
+    vx_query_hit *hits; /* query i's: hits[first[i] .. first[i + 1]), by distance (overlaps: by entity) */
+    size_t *first;      /* query_count + 1 entries */
+    size_t query_count;
+    size_t hit_count, hit_capacity, first_capacity;
+} vx_query_frame;
+
+void vx_query_frame_init(vx_query_frame *f);
+void vx_query_frame_free(vx_query_frame *f);
+/* Asks the world the count queries as it is now (vx_world_query). */
+vx_status vx_query_frame_run(vx_query_frame *f, vx_world *world, const vx_query_def *queries, size_t count,
+                             vx_error *err);
+
+/* One frame. contacts and queries (either may be NULL) are written inline in
+ * JSON (queries only when info->query_count > 0), ignored in CSV. */
 vx_status vx_body_writer_frame(vx_body_writer *w, int64_t frame, const vx_body_state *states,
-                               const vx_contact_list *contacts, vx_error *err);
+                               const vx_contact_list *contacts, const vx_query_frame *queries, vx_error *err);
 /* Closes the JSON document and flushes. */
 vx_status vx_body_writer_end(vx_body_writer *w, vx_error *err);
 
@@ -67,6 +86,17 @@ vx_status vx_contact_writer_begin(vx_contact_writer *w, FILE *out, const vx_trac
 vx_status vx_contact_writer_frame(vx_contact_writer *w, int64_t frame, const vx_contact_list *contacts,
                                   vx_error *err);
 vx_status vx_contact_writer_end(vx_contact_writer *w, vx_error *err);
+
+/* ---- query trace (CSV): a row per hit, one row with hit 0 for a query
+ * without one ---- */
+typedef struct {
+    FILE *out;
+    const vx_trace_info *info;
+} vx_query_writer;
+
+vx_status vx_query_writer_begin(vx_query_writer *w, FILE *out, const vx_trace_info *info, vx_error *err);
+vx_status vx_query_writer_frame(vx_query_writer *w, int64_t frame, const vx_query_frame *queries, vx_error *err);
+vx_status vx_query_writer_end(vx_query_writer *w, vx_error *err);
 
 /* ---- golden comparison ---- */
 typedef struct vx_golden vx_golden;

@@ -23,7 +23,8 @@ enum {
     OPT_STATS,
     OPT_THREADS,
     OPT_ORDER,
-    OPT_SOLVER
+    OPT_SOLVER,
+    OPT_QUERIES
 };
 
 static const struct option long_options[] = {
@@ -32,6 +33,7 @@ static const struct option long_options[] = {
     {"format", required_argument, NULL, 'f'},
     {"output", required_argument, NULL, 'o'},
     {"contacts", required_argument, NULL, OPT_CONTACTS},
+    {"queries", required_argument, NULL, OPT_QUERIES},
     {"every", required_argument, NULL, OPT_EVERY},
     {"compare", required_argument, NULL, OPT_COMPARE},
     {"tolerance", required_argument, NULL, OPT_TOLERANCE},
@@ -59,6 +61,8 @@ void vx_cli_print_usage(FILE *out)
           "  -f, --format FORMAT    body trace format: csv or json (default: csv)\n"
           "  -o, --output FILE      body trace destination, - is stdout (default: stdout)\n"
           "      --contacts FILE    also write the contact trace (CSV) to FILE (default: off)\n"
+          "      --queries FILE     also write the query trace (CSV) of the scene's queries to FILE\n"
+          "                         (default: off)\n"
           "      --every K          write frames 0, K, 2K, ... and always the last, K >= 1 (default: 1)\n"
           "      --compare GOLDEN   compare the body trace with a golden CSV body trace instead of\n"
           "                         writing it (default: off)\n"
@@ -167,6 +171,9 @@ static bool apply_option(vx_cli_options *opt, int code, const char *arg, char *m
         return true;
     case OPT_CONTACTS:
         opt->contacts = arg;
+        return true;
+    case OPT_QUERIES:
+        opt->queries = arg;
         return true;
     case OPT_EVERY:
         if (!parse_integer(arg, &i) || i < 1) {
@@ -310,6 +317,12 @@ vx_cli_action vx_cli_parse_options(int argc, char **argv, vx_cli_options *opt, c
     bool body_on_stdout = !opt->compare && (!opt->output || strcmp(opt->output, "-") == 0);
     if (opt->contacts && strcmp(opt->contacts, "-") == 0 && body_on_stdout) {
         set_message(message, size, "--contacts -: the body trace already goes to stdout (use --output FILE)");
+        return VX_CLI_USAGE_ERROR;
+    }
+    bool contacts_on_stdout = opt->contacts && strcmp(opt->contacts, "-") == 0;
+    if (opt->queries && strcmp(opt->queries, "-") == 0 && (body_on_stdout || contacts_on_stdout)) {
+        set_message(message, size, "--queries -: %s already goes to stdout",
+                    body_on_stdout ? "the body trace" : "the contact trace");
         return VX_CLI_USAGE_ERROR;
     }
     if (!opt->scene_path) {

@@ -25,6 +25,7 @@ typedef struct {
     bool format_set;
     const char *output;   /* NULL: stdout; "-" is stdout too */
     const char *contacts; /* NULL: no contact trace */
+    const char *queries;  /* NULL: no query trace */
     int64_t every;
     const char *compare;  /* golden body trace, NULL: off */
     double tolerance;

@@ -24,10 +24,15 @@ typedef struct {
     vx_golden *golden;
     vx_cli_output body_out;
     vx_cli_output contact_out;
+    vx_cli_output query_out;
     vx_body_writer body;
     vx_contact_writer contact;
+    vx_query_writer query;
     bool body_open;    /* the body writer began: end it */
     bool contact_open; /* the contact writer began: end it */
+    bool query_open;   /* the query writer began: end it */
+    bool run_queries;  /* the scene's queries are written (query trace or JSON frames) */
+    vx_query_frame query_frame;
     vx_body_state *states;
     vx_cli_progress progress;
     vx_cli_stats stats;
@@ -81,17 +86,24 @@ static int emit_frame(vx_cli_session *s, int64_t frame, const vx_contact_list *c
 {
     vx_error err;
     vx_error_clear(&err);
+    if (s->run_queries &&
+        vx_query_frame_run(&s->query_frame, s->scene.world, s->scene.queries, s->scene.query_count, &err) != VX_OK) {
+        fail(s, "frame %" PRId64 ": %s", frame, err.message);
+        return VX_EXIT_USAGE;
+    }
     if (s->golden) {
         vx_status st = vx_golden_check_frame(s->golden, frame, &s->info, s->states, s->opt->tolerance, &err);
         if (st != VX_OK) {
             fail(s, "%s", err.message);
             return st == VX_ERR_DIFFERENT ? VX_EXIT_DIFFERENT : VX_EXIT_USAGE;
         }
-    } else if (vx_body_writer_frame(&s->body, frame, s->states, contacts, &err) != VX_OK) {
+    } else if (vx_body_writer_frame(&s->body, frame, s->states, contacts, &s->query_frame, &err) != VX_OK) {
         return write_failure(s, &s->body_out, &err);
     }
     if (s->contact_open && frame > 0 && vx_contact_writer_frame(&s->contact, frame, contacts, &err) != VX_OK)
         return write_failure(s, &s->contact_out, &err);
+    if (s->query_open && vx_query_writer_frame(&s->query, frame, &s->query_frame, &err) != VX_OK)
+        return write_failure(s, &s->query_out, &err);
     return -1;
 }
 
@@ -127,8 +139,13 @@ static int finish_outputs(vx_cli_session *s, bool quiet)
         s->contact_open = false;
         if (vx_contact_writer_end(&s->contact, &err) != VX_OK) close_failed(s, &code, quiet, &s->contact_out, &err);
     }
+    if (s->query_open) {
+        s->query_open = false;
+        if (vx_query_writer_end(&s->query, &err) != VX_OK) close_failed(s, &code, quiet, &s->query_out, &err);
+    }
     if (vx_cli_output_close(&s->body_out, &err) != VX_OK) close_failed(s, &code, quiet, &s->body_out, &err);
     if (vx_cli_output_close(&s->contact_out, &err) != VX_OK) close_failed(s, &code, quiet, &s->contact_out, &err);
+    if (vx_cli_output_close(&s->query_out, &err) != VX_OK) close_failed(s, &code, quiet, &s->query_out, &err);
     return code;
 }
 
@@ -139,6 +156,7 @@ static void session_free(vx_cli_session *s)
     s->golden = NULL;
     free(s->states);
     s->states = NULL;
+    vx_query_frame_free(&s->query_frame);
     if (s->scene_loaded) vx_scene_destroy(&s->scene);
     s->scene_loaded = false;
 }
@@ -189,6 +207,8 @@ static int prepare(vx_cli_session *s)
     s->info.steps = s->steps;
     s->info.entity_count = s->scene.entity_count;
     s->info.names = (const char *const *)s->scene.names;
+    s->info.query_count = s->scene.query_count;
+    s->info.query_names = (const char *const *)s->scene.query_names;
 
     s->states = calloc(s->scene.entity_count ? s->scene.entity_count : 1u, sizeof *s->states);
     if (!s->states) {
@@ -211,6 +231,10 @@ static int prepare(vx_cli_session *s)
         fail(s, "%s", err.message);
         return VX_EXIT_OUTPUT;
     }
+    if (opt->queries && vx_cli_output_open(&s->query_out, opt->queries, &err) != VX_OK) {
+        fail(s, "%s", err.message);
+        return VX_EXIT_OUTPUT;
+    }
 
     if (s->body_out.file) {
         s->body_open = true;
@@ -222,6 +246,12 @@ static int prepare(vx_cli_session *s)
         if (vx_contact_writer_begin(&s->contact, s->contact_out.file, &s->info, &err) != VX_OK)
             return write_failure(s, &s->contact_out, &err);
     }
+    if (s->query_out.file) {
+        s->query_open = true;
+        if (vx_query_writer_begin(&s->query, s->query_out.file, &s->info, &err) != VX_OK)
+            return write_failure(s, &s->query_out, &err);
+    }
+    s->run_queries = s->scene.query_count > 0 && (s->query_open || (s->body_open && opt->format == VX_TRACE_JSON));
     return -1;
 }
 
@@ -287,7 +317,8 @@ int vx_cli_run(const vx_cli_options *opt)
         return code;
     }
 
-    bool trace_on_stdout = (s.body_out.file && s.body_out.is_stdout) || (s.contact_out.file && s.contact_out.is_stdout);
+    bool trace_on_stdout = (s.body_out.file && s.body_out.is_stdout) ||
+                           (s.contact_out.file && s.contact_out.is_stdout) || (s.query_out.file && s.query_out.is_stdout);
     vx_cli_progress_init(&s.progress, opt->quiet, trace_on_stdout, s.steps);
     vx_cli_stats_start(&s.stats, &s.scene, vx_world_get_def(s.scene.world));
     code = simulate(&s);

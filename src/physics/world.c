@@ -7,16 +7,10 @@
 #include <string.h>
 
 #include "physics/step.h"
+#include "physics/world_internal.h"
 
 #define VX_STR_(x) #x
 #define VX_STR(x) VX_STR_(x)
-
-struct vx_world {
-    vx_registry *registry;
-    vx_world_def def;
-    vx_step_state state;
-    vx_contact_list contacts; /* the last step's */
-};
 
 /* Each setting in its range, the first one out of it named. */
 static vx_status check_def(const vx_world_def *d, vx_error *err)
@@ -71,12 +65,14 @@ vx_world *vx_world_create(const vx_world_def *def, vx_error *err)
     w->def = *def;
     vx_step_state_init(&w->state);
     vx_contact_list_init(&w->contacts);
+    vx_world_queries_init(&w->queries);
     return w;
 }
 
 void vx_world_destroy(vx_world *world)
 {
     if (!world) return;
+    vx_world_queries_free(&world->queries);
     vx_contact_list_free(&world->contacts);
     vx_step_state_free(&world->state);
     vx_registry_destroy(world->registry);
@@ -206,17 +202,16 @@ vx_status vx_world_create_body(vx_world *world, const vx_body_def *def, vx_entit
         vx_registry_despawn(world->registry, e);
         return st;
     }
+    world->changes++;
     *out = e;
     return VX_OK;
 }
 
 static bool positive(float x) { return isfinite(x) && x > 0.0f; }
 
-vx_status vx_body_set_shape(vx_world *world, vx_entity body, const vx_collider *shape, vx_error *err)
+vx_status vx_world_check_shape(const vx_collider *shape, vx_collider *out, vx_error *err)
 {
     if (!shape) return vx_error_set(err, VX_ERR_INVALID, "shape: none given");
-    if (!vx_registry_has(world->registry, body, VX_COMPONENT_TRANSFORM))
-        return vx_error_set(err, VX_ERR_INVALID, "entity %u: not a body of the world", body.index);
     vx_collider c;
     memset(&c, 0, sizeof c); /* only the fields of its type, no stray padding */
     c.type = shape->type;
@@ -245,10 +240,26 @@ vx_status vx_body_set_shape(vx_world *world, vx_entity body, const vx_collider *
         break;
     }
     if (problem) return vx_error_set(err, VX_ERR_INVALID, "shape: %s", problem);
+    *out = c;
+    return VX_OK;
+}
+
+vx_status vx_body_set_shape(vx_world *world, vx_entity body, const vx_collider *shape, vx_error *err)
+{
+    vx_collider c;
+    vx_status st = vx_world_check_shape(shape, &c, err);
+    if (st != VX_OK) return st;
+    if (!vx_registry_has(world->registry, body, VX_COMPONENT_TRANSFORM))
+        return vx_error_set(err, VX_ERR_INVALID, "entity %u: not a body of the world", body.index);
+    world->changes++;
     return add_component(world, body, VX_COMPONENT_COLLIDER, &c, err);
 }
 
-bool vx_world_destroy_body(vx_world *world, vx_entity body) { return vx_registry_despawn(world->registry, body); }
+bool vx_world_destroy_body(vx_world *world, vx_entity body)
+{
+    world->changes++;
+    return vx_registry_despawn(world->registry, body);
+}
 
 vx_status vx_body_get_state(const vx_world *world, vx_entity body, vx_body_state *out, vx_error *err)
 {
@@ -274,6 +285,7 @@ vx_status vx_body_set_transform(vx_world *world, vx_entity body, vx_vec3 positio
     if (!is_unit(rotation)) return vx_error_set(err, VX_ERR_INVALID, "rotation: must be a unit quaternion");
     t->position = position;
     t->rotation = rotation;
+    world->changes++;
     return VX_OK;
 }
 
@@ -293,6 +305,7 @@ vx_status vx_body_set_velocity(vx_world *world, vx_entity body, vx_vec3 velocity
 
 vx_status vx_world_step(vx_world *world, vx_error *err)
 {
+    world->changes++;
     vx_status st = vx_step(world->registry, &world->def, &world->state, &world->contacts);
     switch (st) {
     case VX_OK: return VX_OK;

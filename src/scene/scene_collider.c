@@ -1,44 +1,60 @@
-/* An entity's "collider": the shape named by "type" and that shape's keys. */
+/* Collider objects: an entity's "collider", and a placed shape (a query's
+ * "shape"): the shape named by "type" and that shape's keys. */
 #include <string.h>
 
 #include "scene/scene_internal.h"
 
+#define KEYS(array) array, sizeof array / sizeof array[0]
+
+/* an entity's collider */
 static const char *const sphere_keys[] = {"type", "radius", "sensor"};
 static const char *const box_keys[] = {"type", "half_extents", "sensor"};
 static const char *const capsule_keys[] = {"type", "radius", "half_height", "sensor"};
 static const char *const any_shape_keys[] = {"type", "radius", "half_extents", "half_height", "sensor"};
+/* a placed shape: no sensor flag, a position and a rotation instead */
+static const char *const placed_sphere_keys[] = {"type", "radius", "position", "rotation", "rotation_deg"};
+static const char *const placed_box_keys[] = {"type", "half_extents", "position", "rotation", "rotation_deg"};
+static const char *const placed_capsule_keys[] = {"type",     "radius",   "half_height",
+                                                   "position", "rotation", "rotation_deg"};
+static const char *const placed_any_keys[] = {"type",     "radius",   "half_extents", "half_height",
+                                               "position", "rotation", "rotation_deg"};
 
 typedef struct {
     const char *name;
     vx_shape_type type;
     const char *const *keys;
     size_t key_count;
+    const char *const *placed_keys;
+    size_t placed_key_count;
 } shape_info;
 
 static const shape_info shapes[] = {
-    {"sphere", VX_SHAPE_SPHERE, sphere_keys, sizeof sphere_keys / sizeof sphere_keys[0]},
-    {"box", VX_SHAPE_BOX, box_keys, sizeof box_keys / sizeof box_keys[0]},
-    {"capsule", VX_SHAPE_CAPSULE, capsule_keys, sizeof capsule_keys / sizeof capsule_keys[0]},
+    {"sphere", VX_SHAPE_SPHERE, KEYS(sphere_keys), KEYS(placed_sphere_keys)},
+    {"box", VX_SHAPE_BOX, KEYS(box_keys), KEYS(placed_box_keys)},
+    {"capsule", VX_SHAPE_CAPSULE, KEYS(capsule_keys), KEYS(placed_capsule_keys)},
 };
 
 /* Without a "type", a misspelt key ("Type", "tpye") is the likelier mistake:
  * name it before reporting the missing type. */
-static vx_status missing_type(vx_json_reader *r, const cJSON *collider)
+static vx_status missing_type(vx_json_reader *r, const cJSON *collider, bool placed)
 {
     vx_status st = VX_OK;
     for (const cJSON *m = collider->child; st == VX_OK && m; m = m->next) {
         size_t mark = vx_json_path_push_key(r, m->string);
-        st = vx_json_check_member(r, collider, m, any_shape_keys, sizeof any_shape_keys / sizeof any_shape_keys[0]);
+        if (placed)
+            st = vx_json_check_member(r, collider, m, KEYS(placed_any_keys));
+        else
+            st = vx_json_check_member(r, collider, m, KEYS(any_shape_keys));
         vx_json_path_pop(r, mark);
     }
     return st != VX_OK ? st : vx_json_missing(r, "type", "");
 }
 
 /* The shape is read first: it decides which other keys belong. */
-static vx_status read_shape(vx_json_reader *r, const cJSON *collider, const shape_info **out)
+static vx_status read_shape(vx_json_reader *r, const cJSON *collider, bool placed, const shape_info **out)
 {
     const cJSON *type = cJSON_GetObjectItemCaseSensitive(collider, "type");
-    if (!type) return missing_type(r, collider);
+    if (!type) return missing_type(r, collider, placed);
     size_t mark = vx_json_path_push_key(r, "type");
     const char *name = NULL;
     vx_status st = vx_json_read_string(r, type, &name);
@@ -56,9 +72,12 @@ typedef struct {
     bool radius, half_extents, half_height;
 } given_keys;
 
-static vx_status read_collider_member(vx_json_reader *r, const cJSON *m, vx_collider *c, given_keys *given)
+static vx_status read_collider_member(vx_json_reader *r, const cJSON *m, vx_collider *c, given_keys *given,
+                                      vx_transform *pose, const char **rotation_key)
 {
     const char *key = m->string;
+    if (pose && (strcmp(key, "position") == 0 || strcmp(key, "rotation") == 0 || strcmp(key, "rotation_deg") == 0))
+        return vx_scene_read_placement(r, m, pose, rotation_key);
     if (strcmp(key, "radius") == 0) {
         given->radius = true;
         return vx_json_read_float(r, m, VX_JSON_POSITIVE, &c->radius);
@@ -89,27 +108,43 @@ static vx_status check_required(vx_json_reader *r, vx_shape_type type, const giv
     }
 }
 
-vx_status vx_scene_read_collider(vx_scene_builder *b, const cJSON *collider, vx_scene_entity_def *def)
+/* pose NULL: an entity's collider; else a placed shape whose position and
+ * rotation go to *pose (identity unless given). */
+static vx_status read_collider_object(vx_json_reader *r, const cJSON *collider, vx_collider *out, vx_transform *pose)
 {
-    vx_json_reader *r = &b->json;
     vx_status st = vx_json_expect_object(r, collider);
     const shape_info *shape = NULL;
-    if (st == VX_OK) st = read_shape(r, collider, &shape);
+    if (st == VX_OK) st = read_shape(r, collider, pose != NULL, &shape);
     if (st != VX_OK) return st;
 
     vx_collider c;
     memset(&c, 0, sizeof c); /* components are copied bytewise: no stray padding */
     c.type = shape->type;
+    if (pose) *pose = vx_transform_identity();
+    const char *rotation_key = NULL;
     given_keys given = {false, false, false};
     for (const cJSON *m = collider->child; st == VX_OK && m; m = m->next) {
         size_t mark = vx_json_path_push_key(r, m->string);
-        st = vx_json_check_member(r, collider, m, shape->keys, shape->key_count);
-        if (st == VX_OK) st = read_collider_member(r, m, &c, &given);
+        if (pose)
+            st = vx_json_check_member(r, collider, m, shape->placed_keys, shape->placed_key_count);
+        else
+            st = vx_json_check_member(r, collider, m, shape->keys, shape->key_count);
+        if (st == VX_OK) st = read_collider_member(r, m, &c, &given, pose, &rotation_key);
         vx_json_path_pop(r, mark);
     }
     if (st == VX_OK) st = check_required(r, shape->type, &given);
-    if (st != VX_OK) return st;
-    def->has_collider = true;
-    def->collider = c;
-    return VX_OK;
+    if (st == VX_OK) *out = c;
+    return st;
+}
+
+vx_status vx_scene_read_collider(vx_scene_builder *b, const cJSON *collider, vx_scene_entity_def *def)
+{
+    vx_status st = read_collider_object(&b->json, collider, &def->collider, NULL);
+    if (st == VX_OK) def->has_collider = true;
+    return st;
+}
+
+vx_status vx_scene_read_placed_shape(vx_scene_builder *b, const cJSON *object, vx_collider *shape, vx_transform *pose)
+{
+    return read_collider_object(&b->json, object, shape, pose);
 }

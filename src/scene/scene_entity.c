@@ -7,23 +7,7 @@
 #include "common/assert.h"
 #include "scene/scene_internal.h"
 
-#define VX_SCENE_NAME_MAX 64            /* bytes of an entity name */
-
 static const char *const entity_keys[] = {"name", "transform", "collider", "rigidbody"};
-
-static bool is_name_char(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
-           c == '-';
-}
-
-static bool is_valid_name(const char *name)
-{
-    size_t length = 0;
-    for (; name[length]; length++)
-        if (length >= VX_SCENE_NAME_MAX || !is_name_char(name[length])) return false;
-    return length > 0;
-}
 
 /* Gives entity `index` its name (copied into the scene); run with "name" on the path. */
 static vx_status claim_name(vx_scene_builder *b, const char *name, size_t index)
@@ -43,7 +27,7 @@ static vx_status read_name(vx_scene_builder *b, const cJSON *item, size_t index)
 {
     const char *name = NULL;
     vx_status st = vx_json_read_string(&b->json, item, &name);
-    if (st == VX_OK && !is_valid_name(name))
+    if (st == VX_OK && !vx_scene_name_valid(name))
         st = vx_json_fail(&b->json, VX_ERR_INVALID, "must be 1-64 letters, digits, '_', '.' or '-'");
     if (st == VX_OK) st = claim_name(b, name, index);
     return st;

@@ -14,6 +14,7 @@ typedef struct {
     vx_json_reader json; /* source name, current JSON path, the caller's error */
     vx_scene *scene;     /* being filled; torn down by the caller on failure */
     vx_world_def def;    /* the world's settings as read so far */
+    const cJSON *queries; /* read after the entities, whose names they use */
     vx_name_index names; /* entity names seen so far */
 } vx_scene_builder;
 
@@ -36,8 +37,15 @@ typedef struct {
 /* Each reader runs with its object's key on the path and fills its part. */
 vx_status vx_scene_read_solver(vx_scene_builder *b, const cJSON *solver);
 vx_status vx_scene_read_entities(vx_scene_builder *b, const cJSON *entities);
+vx_status vx_scene_read_queries(vx_scene_builder *b, const cJSON *queries);
 vx_status vx_scene_read_transform(vx_scene_builder *b, const cJSON *transform, vx_scene_entity_def *def);
 vx_status vx_scene_read_collider(vx_scene_builder *b, const cJSON *collider, vx_scene_entity_def *def);
 vx_status vx_scene_read_rigidbody(vx_scene_builder *b, const cJSON *rigidbody, vx_scene_entity_def *def);
+/* A collider object with "position" and "rotation" / "rotation_deg" (a
+ * query's shape): the shape into *shape, its placement into *pose. */
+vx_status vx_scene_read_placed_shape(vx_scene_builder *b, const cJSON *object, vx_collider *shape, vx_transform *pose);
+/* One of "position", "rotation", "rotation_deg" (m's key) into *t;
+ * *rotation_key remembers which rotation was given, so the other is refused. */
+vx_status vx_scene_read_placement(vx_json_reader *r, const cJSON *m, vx_transform *t, const char **rotation_key);
 
 #endif

@@ -14,7 +14,7 @@
 
 #define VX_SCENE_READ_CHUNK 65536u /* bytes: first buffer when the file size is unknown (a pipe) */
 
-static const char *const top_keys[] = {"name", "gravity", "dt", "steps", "solver", "entities"};
+static const char *const top_keys[] = {"name", "gravity", "dt", "steps", "solver", "entities", "queries"};
 
 static char *copy_string(const char *s, size_t length)
 {
@@ -53,6 +53,10 @@ static vx_status read_top_member(vx_scene_builder *b, const cJSON *m)
     if (strcmp(key, "dt") == 0) return vx_json_read_float(r, m, VX_JSON_POSITIVE, &b->def.fixed_dt);
     if (strcmp(key, "steps") == 0) return vx_json_read_int(r, m, 0, VX_SCENE_MAX_STEPS, &scene->steps);
     if (strcmp(key, "solver") == 0) return vx_scene_read_solver(b, m);
+    if (strcmp(key, "queries") == 0) {
+        b->queries = m;
+        return VX_OK;
+    }
     return vx_scene_read_entities(b, m);
 }
 
@@ -77,6 +81,12 @@ static vx_status read_scene(vx_scene_builder *b, const cJSON *root)
     }
     if (st != VX_OK) return st;
     if (!has_entities) return vx_json_missing(r, "entities", "");
+    if (b->queries) {
+        size_t mark = vx_json_path_push_key(r, "queries");
+        st = vx_scene_read_queries(b, b->queries);
+        vx_json_path_pop(r, mark);
+        if (st != VX_OK) return st;
+    }
     vx_error def_err;
     st = vx_world_set_def(scene->world, &b->def, &def_err);
     if (st != VX_OK) return vx_error_set(r->err, st, "%s: %s", b->json.source, def_err.message);
@@ -206,6 +216,12 @@ void vx_scene_destroy(vx_scene *scene)
         for (size_t i = 0; i < scene->entity_count; i++) free(scene->names[i]);
     free(scene->names);
     free(scene->entities);
+    for (size_t i = 0; i < scene->query_count; i++) {
+        free((void *)scene->queries[i].filter.ignore);
+        if (scene->query_names) free(scene->query_names[i]);
+    }
+    free(scene->queries);
+    free(scene->query_names);
     free(scene->name);
     memset(scene, 0, sizeof *scene);
 }

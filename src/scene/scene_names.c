@@ -51,3 +51,29 @@ size_t vx_name_index_claim(vx_name_index *ix, char *const *names, const char *na
     ix->slots[slot] = index;
     return VX_NAME_NONE;
 }
+
+size_t vx_name_index_find(const vx_name_index *ix, char *const *names, const char *name)
+{
+    if (!ix->slots) return VX_NAME_NONE;
+    size_t slot = (size_t)hash_name(name) & ix->mask;
+    while (ix->slots[slot] != VX_NAME_NONE) {
+        size_t other = ix->slots[slot];
+        if (strcmp(names[other], name) == 0) return other;
+        slot = (slot + 1u) & ix->mask;
+    }
+    return VX_NAME_NONE;
+}
+
+static bool is_name_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+           c == '-';
+}
+
+bool vx_scene_name_valid(const char *name)
+{
+    size_t length = 0;
+    for (; name[length]; length++)
+        if (length >= VX_SCENE_NAME_MAX || !is_name_char(name[length])) return false;
+    return length > 0;
+}

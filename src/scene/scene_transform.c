@@ -58,20 +58,19 @@ static vx_status read_rotation(vx_json_reader *r, const cJSON *item, vx_quat *ou
     return VX_OK;
 }
 
-static vx_status read_transform_member(vx_json_reader *r, const cJSON *m, vx_scene_entity_def *def)
+vx_status vx_scene_read_placement(vx_json_reader *r, const cJSON *m, vx_transform *t, const char **rotation_key)
 {
-    if (strcmp(m->string, "position") == 0)
-        return vx_json_read_vec3(r, m, VX_JSON_ANY, &def->transform.position);
+    if (strcmp(m->string, "position") == 0) return vx_json_read_vec3(r, m, VX_JSON_ANY, &t->position);
 
     bool quaternion = strcmp(m->string, "rotation") == 0;
     const char *key = quaternion ? "rotation" : "rotation_deg";
-    if (def->rotation_key) /* the other one of the pair (a repeat is a duplicate key) */
-        return vx_json_fail(r, VX_ERR_INVALID, "not together with %s", def->rotation_key);
-    def->rotation_key = key;
-    if (quaternion) return read_rotation(r, m, &def->transform.rotation);
+    if (*rotation_key) /* the other one of the pair (a repeat is a duplicate key) */
+        return vx_json_fail(r, VX_ERR_INVALID, "not together with %s", *rotation_key);
+    *rotation_key = key;
+    if (quaternion) return read_rotation(r, m, &t->rotation);
     vx_vec3 deg;
     vx_status st = vx_json_read_vec3(r, m, VX_JSON_ANY, &deg);
-    if (st == VX_OK) def->transform.rotation = quat_from_degrees(deg);
+    if (st == VX_OK) t->rotation = quat_from_degrees(deg);
     return st;
 }
 
@@ -83,7 +82,7 @@ vx_status vx_scene_read_transform(vx_scene_builder *b, const cJSON *transform, v
     for (const cJSON *m = transform->child; st == VX_OK && m; m = m->next) {
         size_t mark = vx_json_path_push_key(r, m->string);
         st = vx_json_check_member(r, transform, m, transform_keys, sizeof transform_keys / sizeof transform_keys[0]);
-        if (st == VX_OK) st = read_transform_member(r, m, def);
+        if (st == VX_OK) st = vx_scene_read_placement(r, m, &def->transform, &def->rotation_key);
         vx_json_path_pop(r, mark);
     }
     return st;

@@ -60,8 +60,39 @@ static void json_contact(vx_trace_out *o, const vx_contact *c)
     vx_trace_out_char(o, '}');
 }
 
+/* {"query": i, "hits": [{"entity", "name", "distance", "p", "n"}, ...]} */
+static void json_queries(vx_trace_out *o, const vx_trace_info *info, const vx_query_frame *queries)
+{
+    vx_trace_out_str(o, ",\"queries\":[");
+    for (size_t i = 0; i < info->query_count; i++) {
+        if (i > 0) vx_trace_out_char(o, ',');
+        vx_trace_out_str(o, "{\"query\":");
+        vx_trace_out_int(o, (int64_t)i);
+        vx_trace_out_str(o, ",\"hits\":[");
+        size_t first = queries && i < queries->query_count ? queries->first[i] : 0;
+        size_t end = queries && i < queries->query_count ? queries->first[i + 1] : 0;
+        for (size_t k = first; k < end; k++) {
+            const vx_query_hit *h = &queries->hits[k];
+            if (k > first) vx_trace_out_char(o, ',');
+            vx_trace_out_str(o, "{\"entity\":");
+            vx_trace_out_int(o, (int64_t)h->entity.index);
+            vx_trace_out_str(o, ",\"name\":");
+            vx_trace_out_json_string(o, h->entity.index < info->entity_count ? info->names[h->entity.index] : "");
+            vx_trace_out_str(o, ",\"distance\":");
+            vx_trace_out_json_float(o, h->distance);
+            vx_trace_out_str(o, ",\"p\":");
+            vx_trace_out_json_vec3(o, h->point);
+            vx_trace_out_str(o, ",\"n\":");
+            vx_trace_out_json_vec3(o, h->normal);
+            vx_trace_out_char(o, '}');
+        }
+        vx_trace_out_str(o, "]}");
+    }
+    vx_trace_out_char(o, ']');
+}
+
 vx_status vx_body_json_frame(vx_body_writer *w, int64_t frame, const vx_body_state *states,
-                             const vx_contact_list *contacts, vx_error *err)
+                             const vx_contact_list *contacts, const vx_query_frame *queries, vx_error *err)
 {
     const vx_trace_info *info = w->info;
     vx_trace_out o;
@@ -93,7 +124,9 @@ vx_status vx_body_json_frame(vx_body_writer *w, int64_t frame, const vx_body_sta
         if (i > 0) vx_trace_out_char(&o, ',');
         json_contact(&o, &contacts->items[i]);
     }
-    vx_trace_out_str(&o, "]}");
+    vx_trace_out_char(&o, ']');
+    if (info->query_count > 0) json_queries(&o, info, queries);
+    vx_trace_out_char(&o, '}');
     return vx_trace_out_flush(&o, false, err);
 }
 

@@ -266,7 +266,8 @@ Test(cli, help_lists_every_option_on_stdout)
     sim_result r = run_sim("--help");
     cr_assert_eq(r.code, 0);
     cr_assert_eq(r.err_size, 0, "stderr: %s", r.err);
-    const char *options[] = {"--steps", "--dt", "--format", "--output", "--contacts", "--every", "--compare",
+    const char *options[] = {"--steps", "--dt", "--format", "--output", "--contacts", "--queries", "--every",
+                             "--compare",
                              "--tolerance", "--stats", "--threads", "--order", "--quiet", "--help", "--version", "-n,",
                              "-f,", "-o,", "-q,", "-h,", "-V,", "SCENE.json", "default"};
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
@@ -691,6 +692,91 @@ Test(cli, contacts_file_header_and_rows)
         cr_assert(strstr(line, ",1,0,ball,floor,") || strstr(line, ",0,1,floor,ball,"), "%s", line);
     }
     free(text);
+    sim_free(&r);
+}
+
+/* ---- the query trace ---- */
+
+/* The resting ball on the floor, a probe ray straight down from above it,
+ * a ray that misses everything, and an overlap around the ball. */
+static const char query_scene[] =
+    "{ \"name\": \"probe\", \"dt\": 0.015625, \"steps\": 4,\n"
+    "  \"entities\": [\n"
+    "    { \"name\": \"floor\", \"transform\": { \"position\": [0, -1, 0] },\n"
+    "      \"collider\": { \"type\": \"box\", \"half_extents\": [10, 1, 10] } },\n"
+    "    { \"name\": \"ball\", \"transform\": { \"position\": [0, 0.5, 0] },\n"
+    "      \"collider\": { \"type\": \"sphere\", \"radius\": 0.5 }, \"rigidbody\": { \"mass\": 1 } } ],\n"
+    "  \"queries\": [\n"
+    "    { \"name\": \"down\", \"type\": \"ray\", \"origin\": [0, 5, 0], \"direction\": [0, -1, 0],\n"
+    "      \"all_hits\": true },\n"
+    "    { \"name\": \"sky\", \"type\": \"ray\", \"origin\": [0, 5, 0], \"direction\": [0, 1, 0] },\n"
+    "    { \"name\": \"near\", \"type\": \"overlap\",\n"
+    "      \"shape\": { \"type\": \"sphere\", \"radius\": 1, \"position\": [0, 0.5, 0] } } ] }\n";
+
+Test(cli, queries_file_header_and_rows)
+{
+    const char *scene = scene_file("probe.json", query_scene);
+    const char *queries = wpath("queries.csv");
+    sim_result r = run_sim(scene, "--queries", queries, "--every", "4", "-q", "-o", wpath("body.csv"));
+    cr_assert_eq(r.code, 0, "stderr: %s", r.err);
+    char *text = read_whole_file(queries, NULL);
+    char line[512];
+    cr_assert_str_eq(line_at(text, 0, line, sizeof line),
+                     "frame,time,query,name,hit,entity,entity_name,distance,px,py,pz,nx,ny,nz");
+    /* frame 0: the ray meets the ball's top at 4 m, then the floor's top at
+     * 5 m; the sky ray meets nothing; the overlap holds the ball and the
+     * floor, by entity index */
+    cr_assert_str_eq(line_at(text, 1, line, sizeof line), "0,0,0,down,1,1,ball,4,0,1,0,0,1,0");
+    cr_assert_str_eq(line_at(text, 2, line, sizeof line), "0,0,0,down,1,0,floor,5,0,0,0,0,1,0");
+    cr_assert_str_eq(line_at(text, 3, line, sizeof line), "0,0,1,sky,0,-1,,0,0,0,0,0,0,0");
+    cr_assert_str_eq(line_at(text, 4, line, sizeof line), "0,0,2,near,1,0,floor,0,0,0,0,0,0,0");
+    cr_assert_str_eq(line_at(text, 5, line, sizeof line), "0,0,2,near,1,1,ball,0,0,0,0,0,0,0");
+    /* and the last frame, 4, the same queries again */
+    cr_assert_eq(count_lines(text), 1 + 2 * 5, "%s", text);
+    cr_assert_eq(strncmp(line_at(text, 6, line, sizeof line), "4,0.0625,0,down,1,1,ball,", 25), 0, "%s", line);
+    free(text);
+    sim_free(&r);
+}
+
+Test(cli, json_frames_carry_the_queries)
+{
+    const char *scene = scene_file("probe.json", query_scene);
+    sim_result r = run_sim(scene, "--format", "json", "--steps", "1", "-q");
+    cr_assert_eq(r.code, 0, "stderr: %s", r.err);
+    cJSON *doc = cJSON_Parse(r.out);
+    cr_assert_not_null(doc, "not JSON: %s", r.out);
+    const cJSON *frame = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "frames"), 0);
+    const cJSON *queries = cJSON_GetObjectItemCaseSensitive(frame, "queries");
+    cr_assert_eq(cJSON_GetArraySize(queries), 3);
+    const cJSON *down = cJSON_GetArrayItem(queries, 0);
+    cr_assert_eq(cJSON_GetObjectItemCaseSensitive(down, "query")->valuedouble, 0.0);
+    const cJSON *hits = cJSON_GetObjectItemCaseSensitive(down, "hits");
+    cr_assert_eq(cJSON_GetArraySize(hits), 2);
+    const cJSON *first = cJSON_GetArrayItem(hits, 0);
+    cr_assert_str_eq(cJSON_GetObjectItemCaseSensitive(first, "name")->valuestring, "ball");
+    cr_assert_eq(cJSON_GetObjectItemCaseSensitive(first, "distance")->valuedouble, 4.0);
+    cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(first, "n")), 3);
+    cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(queries, 1), "hits")), 0,
+                 "the sky ray hits nothing: []");
+    cJSON_Delete(doc);
+    sim_free(&r);
+    /* a scene without queries keeps its frames as they were */
+    scene = scene_file("rest.json", rest_scene);
+    r = run_sim(scene, "--format", "json", "--steps", "1", "-q");
+    cr_assert_eq(r.code, 0);
+    cr_assert_null(strstr(r.out, "queries"));
+    sim_free(&r);
+}
+
+Test(cli, queries_to_stdout_only_when_nothing_else_is_there)
+{
+    const char *scene = scene_file("probe.json", query_scene);
+    sim_result r = run_sim(scene, "--queries", "-");
+    assert_failure(&r, 2, "voltex-sim: --queries -: the body trace already goes to stdout\n");
+    sim_free(&r);
+    r = run_sim(scene, "--queries", "-", "-o", wpath("b.csv"), "--steps", "0");
+    cr_assert_eq(r.code, 0, "stderr: %s", r.err);
+    cr_assert_eq(strncmp(r.out, "frame,time,query,", 17), 0);
     sim_free(&r);
 }
 

@@ -75,3 +75,49 @@ Test(examples_golden, every_scene_matches_its_golden_trace, .timeout = 120)
         cr_assert_eq(err_size, 0, "--compare success must be silent");
     }
 }
+
+static char *read_file(const char *path, long *size)
+{
+    *size = file_size(path);
+    if (*size < 0) return NULL;
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f);
+    char *text = malloc((size_t)*size + 1u);
+    cr_assert_not_null(text);
+    cr_assert_eq(fread(text, 1, (size_t)*size, f), (size_t)*size);
+    text[*size] = '\0';
+    fclose(f);
+    return text;
+}
+
+/* A scene with queries has a golden query trace too (NAME.queries.csv),
+ * which the run's must equal byte for byte: the queries are exact and
+ * deterministic, there is no tolerance to allow. */
+Test(examples_golden, every_scene_with_queries_matches_its_golden_query_trace, .timeout = 120)
+{
+    char names[64][128];
+    size_t n = list_scenes(names, 64);
+    int compared = 0;
+    for (size_t i = 0; i < n; i++) {
+        char golden[512], cmd[2048], out[64];
+        snprintf(golden, sizeof golden, GOLDEN_DIR "/%s.queries.csv", names[i]);
+        long golden_size = 0;
+        char *want = read_file(golden, &golden_size);
+        if (!want) continue;
+        snprintf(out, sizeof out, "/tmp/vx_golden_queries_%d", (int)getpid());
+        snprintf(cmd, sizeof cmd, "'%s' '" SCENES_DIR "/%s.json' -q -o /dev/null --queries %s", VOLTEX_SIM_PATH,
+                 names[i], out);
+        int status = system(cmd);
+        cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "scene %s failed", names[i]);
+        long got_size = 0;
+        char *got = read_file(out, &got_size);
+        remove(out);
+        cr_assert_not_null(got);
+        cr_assert(got_size == golden_size && memcmp(got, want, (size_t)got_size) == 0,
+                  "scene %s: the query trace differs from %s", names[i], golden);
+        free(got);
+        free(want);
+        compared++;
+    }
+    cr_assert_geq(compared, 1, "scenes/probes.json has a golden query trace");
+}

@@ -21,6 +21,9 @@ static void assert_scene_empty(const vx_scene *s)
     cr_assert_null(s->names);
     cr_assert_eq(s->entity_count, 0);
     cr_assert_eq(s->steps, 0);
+    cr_assert_null(s->queries);
+    cr_assert_null(s->query_names);
+    cr_assert_eq(s->query_count, 0);
 }
 
 /* Loads `length` bytes of text as "s.json" and expects exactly this failure. */
@@ -187,10 +190,10 @@ Test(scene_errors, unknown_top_level_key)
 {
     expect_invalid("{\"entites\": []}", "s.json: entites: unknown key (did you mean \"entities\"?)");
     expect_invalid("{\"colour\": 1, \"entities\": []}",
-                   "s.json: colour: unknown key (expected one of: name, gravity, dt, steps, solver, entities)");
+                   "s.json: colour: unknown key (expected one of: name, gravity, dt, steps, solver, entities, queries)");
     /* a one-letter key is not "close" to a two-letter one */
     expect_invalid("{\"x\": 1, \"entities\": []}",
-                   "s.json: x: unknown key (expected one of: name, gravity, dt, steps, solver, entities)");
+                   "s.json: x: unknown key (expected one of: name, gravity, dt, steps, solver, entities, queries)");
     expect_invalid("{\"DT\": 1, \"entities\": []}", "s.json: DT: unknown key (did you mean \"dt\"?)");
 }
 
@@ -250,9 +253,9 @@ Test(scene_errors, long_unknown_key_is_shortened)
 {
     expect_invalid("{\"abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz\": 1, \"entities\": []}",
                    "s.json: abcdefghijklmnopqrstuvwxyzabcdefghijklmn...: unknown key (expected one of: name, gravity, "
-                   "dt, steps, solver, entities)");
+                   "dt, steps, solver, entities, queries)");
     expect_invalid("{\"a\\nb\": 1, \"entities\": []}",
-                   "s.json: a?b: unknown key (expected one of: name, gravity, dt, steps, solver, entities)");
+                   "s.json: a?b: unknown key (expected one of: name, gravity, dt, steps, solver, entities, queries)");
 }
 
 Test(scene_errors, duplicate_key)
@@ -678,4 +681,81 @@ Test(scene_errors, every_byte_replaced)
                 assert_scene_empty(&s);
         }
     }
+}
+
+/* ---- queries ---- */
+
+/* A scene with entities "floor" and "ball" and these queries. */
+#define QUERIES(...) \
+    "{\"entities\": [{\"name\": \"floor\", " BOX "}, {\"name\": \"ball\", " SPHERE "}], \"queries\": [" __VA_ARGS__ "]}"
+#define RAY "\"type\": \"ray\", \"origin\": [0, 5, 0], \"direction\": [0, -1, 0]"
+
+Test(scene_errors, query_type_and_required_keys)
+{
+    expect_invalid(QUERIES("{}"), "s.json: queries[0].type: missing (required)");
+    expect_invalid(QUERIES("{\"tpye\": \"ray\"}"), "s.json: queries[0].tpye: unknown key (did you mean \"type\"?)");
+    expect_invalid(QUERIES("{\"type\": \"laser\"}"),
+                   "s.json: queries[0].type: must be \"ray\", \"sphere_cast\" or \"overlap\"");
+    expect_invalid(QUERIES("{\"type\": \"ray\", \"direction\": [0, -1, 0]}"),
+                   "s.json: queries[0].origin: missing (required for a ray)");
+    expect_invalid(QUERIES("{\"type\": \"ray\", \"origin\": [0, 1, 0]}"),
+                   "s.json: queries[0].direction: missing (required for a ray)");
+    expect_invalid(QUERIES("{\"type\": \"sphere_cast\", \"origin\": [0, 1, 0], \"direction\": [1, 0, 0]}"),
+                   "s.json: queries[0].radius: missing (required for a sphere_cast)");
+    expect_invalid(QUERIES("{\"type\": \"overlap\"}"), "s.json: queries[0].shape: missing (required for an overlap)");
+    expect_invalid("{\"entities\": [], \"queries\": {}}", "s.json: queries: must be an array");
+}
+
+Test(scene_errors, query_values)
+{
+    expect_invalid(QUERIES("{\"type\": \"ray\", \"origin\": [0, 1, 0], \"direction\": [0, 0, 0]}"),
+                   "s.json: queries[0].direction: must not be zero");
+    expect_invalid(QUERIES("{" RAY ", \"max_distance\": 0}"), "s.json: queries[0].max_distance: must be > 0");
+    expect_invalid(QUERIES("{\"type\": \"sphere_cast\", \"origin\": [0, 1, 0], \"direction\": [1, 0, 0], "
+                           "\"radius\": -1}"),
+                   "s.json: queries[0].radius: must be > 0");
+    expect_invalid(QUERIES("{" RAY ", \"sensors\": 1}"), "s.json: queries[0].sensors: must be true or false");
+    expect_invalid(QUERIES("{" RAY ", \"name\": \"a b\"}"),
+                   "s.json: queries[0].name: must be 1-64 letters, digits, '_', '.' or '-'");
+    expect_invalid(QUERIES("{" RAY ", \"name\": \"q\"}, {" RAY ", \"name\": \"q\"}"),
+                   "s.json: queries[1].name: duplicate name \"q\" (also queries[0])");
+}
+
+Test(scene_errors, query_keys_belong_to_their_type)
+{
+    expect_invalid(QUERIES("{" RAY ", \"radius\": 1}"),
+                   "s.json: queries[0].radius: unknown key (expected one of: name, type, origin, direction, "
+                   "max_distance, attached_to, ignore, sensors, all_hits)");
+    expect_invalid(QUERIES("{\"type\": \"overlap\", \"shape\": {\"type\": \"sphere\", \"radius\": 1}, "
+                           "\"all_hits\": true}"),
+                   "s.json: queries[0].all_hits: unknown key (expected one of: name, type, shape, attached_to, "
+                   "ignore, sensors)");
+    expect_invalid(QUERIES("{\"type\": \"overlap\", \"shape\": {\"type\": \"sphere\", \"radius\": 1, "
+                           "\"sensor\": true}}"),
+                   "s.json: queries[0].shape.sensor: unknown key (expected one of: type, radius, position, rotation, "
+                   "rotation_deg)");
+    expect_invalid(QUERIES("{\"type\": \"overlap\", \"shape\": {\"type\": \"box\", \"half_extents\": [1, 1, 1], "
+                           "\"rotation\": [0, 0, 0, 1], \"rotation_deg\": [0, 90, 0]}}"),
+                   "s.json: queries[0].shape.rotation_deg: not together with rotation");
+    expect_invalid(QUERIES("{\"type\": \"overlap\", \"shape\": {\"type\": \"capsule\", \"radius\": 1}}"),
+                   "s.json: queries[0].shape.half_height: missing (required for a capsule)");
+}
+
+Test(scene_errors, query_entity_names)
+{
+    expect_invalid(QUERIES("{" RAY ", \"attached_to\": \"bal\"}"),
+                   "s.json: queries[0].attached_to: no entity named \"bal\" (did you mean \"ball\"?)");
+    expect_invalid(QUERIES("{" RAY ", \"attached_to\": \"zebra\"}"),
+                   "s.json: queries[0].attached_to: no entity named \"zebra\"");
+    expect_invalid(QUERIES("{" RAY ", \"ignore\": [\"floor\", \"flor\"]}"),
+                   "s.json: queries[0].ignore[1]: no entity named \"flor\" (did you mean \"floor\"?)");
+    expect_invalid(QUERIES("{" RAY ", \"ignore\": \"floor\"}"), "s.json: queries[0].ignore: must be an array");
+    /* the queries may come before the entities they name */
+    vx_scene s;
+    vx_error err;
+    const char *before =
+        "{\"queries\": [{" RAY ", \"ignore\": [\"floor\"]}], \"entities\": [{\"name\": \"floor\", " BOX "}]}";
+    cr_assert_eq(vx_scene_load_string(before, strlen(before), "s.json", &s, &err), VX_OK, "%s", err.message);
+    cr_assert_eq(s.queries[0].filter.ignore_count, 1u);
+    vx_scene_destroy(&s);
 }

@@ -579,3 +579,56 @@ Test(scene_load, loading_twice_gives_identical_components)
     vx_scene_destroy(&a);
     vx_scene_destroy(&b);
 }
+
+/* The "queries" array: each type's keys, the defaults, names, and entity
+ * names resolved to the entities. */
+Test(scene_load, queries_are_read_with_their_defaults)
+{
+    const char *text =
+        "{\"entities\": [{\"name\": \"floor\", \"collider\": {\"type\": \"box\", \"half_extents\": [5, 1, 5]}},"
+        "                {\"name\": \"car\", \"rigidbody\": {\"mass\": 2}}],"
+        " \"queries\": ["
+        "  {\"type\": \"ray\", \"origin\": [0, 5, 0], \"direction\": [0, -2, 0]},"
+        "  {\"name\": \"probe\", \"type\": \"sphere_cast\", \"origin\": [1, 2, 3], \"direction\": [1, 0, 0],"
+        "   \"radius\": 0.25, \"max_distance\": 7.5, \"attached_to\": \"car\", \"ignore\": [\"floor\"],"
+        "   \"sensors\": true, \"all_hits\": true},"
+        "  {\"type\": \"overlap\", \"shape\": {\"type\": \"box\", \"half_extents\": [1, 2, 3],"
+        "   \"position\": [4, 5, 6], \"rotation_deg\": [0, 90, 0]}}"
+        " ]}";
+    vx_scene s;
+    vx_error err;
+    cr_assert_eq(vx_scene_load_string(text, strlen(text), "q.json", &s, &err), VX_OK, "%s", err.message);
+    cr_assert_eq(s.query_count, 3u);
+    cr_assert_str_eq(s.query_names[0], "query0");
+    cr_assert_str_eq(s.query_names[1], "probe");
+    cr_assert_str_eq(s.query_names[2], "query2");
+
+    const vx_query_def *ray = &s.queries[0];
+    cr_assert_eq(ray->type, VX_QUERY_RAY);
+    cr_assert(ray->origin.y == 5.0f && ray->direction.y == -2.0f, "the direction as given");
+    cr_assert_eq(ray->max_distance, 1000.0f);
+    cr_assert(vx_entity_equal(ray->attached_to, VX_ENTITY_NULL));
+    cr_assert_not(ray->filter.sensors);
+    cr_assert_not(ray->all_hits);
+    cr_assert_eq(ray->filter.ignore_count, 0u);
+
+    const vx_query_def *probe = &s.queries[1];
+    cr_assert_eq(probe->type, VX_QUERY_SPHERE_CAST);
+    cr_assert(probe->origin.x == 1.0f && probe->origin.z == 3.0f);
+    cr_assert_eq(probe->radius, 0.25f);
+    cr_assert_eq(probe->max_distance, 7.5f);
+    cr_assert(vx_entity_equal(probe->attached_to, s.entities[1]));
+    cr_assert_eq(probe->filter.ignore_count, 1u);
+    cr_assert(vx_entity_equal(probe->filter.ignore[0], s.entities[0]));
+    cr_assert(probe->filter.sensors && probe->all_hits);
+
+    const vx_query_def *overlap = &s.queries[2];
+    cr_assert_eq(overlap->type, VX_QUERY_OVERLAP);
+    cr_assert_eq(overlap->shape.type, VX_SHAPE_BOX);
+    cr_assert_eq(overlap->shape.half_extents.z, 3.0f);
+    cr_assert_eq(overlap->shape_pose.position.y, 5.0f);
+    /* 90 degrees about Y */
+    cr_assert_float_eq(overlap->shape_pose.rotation.y, 0.70710678f, 1e-7);
+    cr_assert_float_eq(overlap->shape_pose.rotation.w, 0.70710678f, 1e-7);
+    vx_scene_destroy(&s);
+}

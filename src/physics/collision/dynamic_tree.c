@@ -14,6 +14,7 @@
 #include "physics/collision/dynamic_tree.h"
 
 #include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -405,18 +406,80 @@ void vx_dynamic_tree_query_with_stack(const vx_dynamic_tree *tree, vx_aabb box, 
     }
 }
 
+/* Room in the tree's own traversal stack for a walk of the tree as it is. */
+static vx_status reserve_stack(vx_dynamic_tree *tree)
+{
+    uint32_t need = vx_dynamic_tree_query_stack_size(tree);
+    if (tree->stack_capacity >= need) return VX_OK;
+    uint32_t cap = need < 64u ? 64u : 2u * need;
+    uint32_t *stack = realloc(tree->stack, (size_t)cap * sizeof *stack);
+    if (!stack) return VX_ERR_NOMEM;
+    tree->stack = stack;
+    tree->stack_capacity = cap;
+    return VX_OK;
+}
+
 vx_status vx_dynamic_tree_query(vx_dynamic_tree *tree, vx_aabb box, vx_dynamic_tree_query_fn fn, void *context)
 {
     if (tree->root == NIL) return VX_OK;
-    uint32_t need = vx_dynamic_tree_query_stack_size(tree);
-    if (tree->stack_capacity < need) {
-        uint32_t cap = need < 64u ? 64u : 2u * need;
-        uint32_t *stack = realloc(tree->stack, (size_t)cap * sizeof *stack);
-        if (!stack) return VX_ERR_NOMEM;
-        tree->stack = stack;
-        tree->stack_capacity = cap;
-    }
+    vx_status st = reserve_stack(tree);
+    if (st != VX_OK) return st;
     vx_dynamic_tree_query_with_stack(tree, box, fn, context, tree->stack);
+    return VX_OK;
+}
+
+/* Whether the segment origin + t d, t in [0, max_t], meets box: the slab
+ * test in double, each slab widened by a relative 1e-6 so that a segment
+ * grazing a face is never lost to rounding (the exact shape test decides). */
+static bool segment_meets_box(vx_aabb box, const double origin[3], const double d[3], double max_t)
+{
+    const double lo[3] = {box.min.x, box.min.y, box.min.z}, hi[3] = {box.max.x, box.max.y, box.max.z};
+    double t0 = 0.0, t1 = max_t;
+    for (int k = 0; k < 3; k++) {
+        double pad = 1e-6 * (1.0 + fabs(lo[k]) + fabs(hi[k]));
+        double a = lo[k] - pad, b = hi[k] + pad;
+        if (d[k] == 0.0) {
+            if (origin[k] < a || origin[k] > b) return false;
+            continue;
+        }
+        double ta = (a - origin[k]) / d[k], tb = (b - origin[k]) / d[k];
+        if (ta > tb) {
+            double swap = ta;
+            ta = tb;
+            tb = swap;
+        }
+        if (ta > t0) t0 = ta;
+        if (tb < t1) t1 = tb;
+        if (t0 > t1) return false;
+    }
+    return true;
+}
+
+vx_status vx_dynamic_tree_ray_query(vx_dynamic_tree *tree, vx_vec3 origin, vx_vec3 direction, float max_t, float grow,
+                                    vx_dynamic_tree_ray_fn fn, void *context)
+{
+    if (tree->root == NIL || !(max_t >= 0.0f)) return VX_OK;
+    vx_status st = reserve_stack(tree);
+    if (st != VX_OK) return st;
+    const double o[3] = {origin.x, origin.y, origin.z}, d[3] = {direction.x, direction.y, direction.z};
+    vx_vec3 g = vx_vec3_make(grow, grow, grow);
+    const vx_dynamic_tree_node *nodes = tree->nodes;
+    uint32_t *stack = tree->stack;
+    uint32_t top = 0;
+    stack[top++] = tree->root;
+    while (top > 0) {
+        const vx_dynamic_tree_node *n = &nodes[stack[--top]];
+        vx_aabb box = vx_aabb_new(vx_vec3_sub(n->aabb.min, g), vx_vec3_add(n->aabb.max, g));
+        if (!segment_meets_box(box, o, d, (double)max_t)) continue;
+        if (is_leaf(n)) {
+            max_t = fn(context, (uint32_t)(n - nodes), n->user_id, max_t);
+            if (max_t < 0.0f) return VX_OK;
+        } else {
+            VX_ASSERT(top + 2u <= tree->stack_capacity);
+            stack[top++] = n->child2;
+            stack[top++] = n->child1; /* child1 is visited first */
+        }
+    }
     return VX_OK;
 }
 

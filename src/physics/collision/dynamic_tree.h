@@ -95,6 +95,20 @@ void vx_dynamic_tree_query_with_stack(const vx_dynamic_tree *tree, vx_aabb box, 
 /* Entries a query's stack needs in the tree as it is now (1 when empty). */
 uint32_t vx_dynamic_tree_query_stack_size(const vx_dynamic_tree *tree);
 
+/* Called for each proxy whose fat box (grown by the query's grow) the
+ * segment origin + t direction, t in [0, max_t], reaches: returns the max_t
+ * for the rest of the walk (max_t to go on as before, less to clip it, as a
+ * nearest hit so far does; a negative value stops the walk). */
+typedef float (*vx_dynamic_tree_ray_fn)(void *context, uint32_t proxy, uint32_t user_id, float max_t);
+
+/* Walks the proxies along a segment (a ray of direction, not necessarily
+ * unit, up to max_t), every fat box grown by grow on each side first (a
+ * sphere cast's radius); fn as above, in a fixed order that depends only on
+ * the tree. The box test is conservative: rounding never drops a box the
+ * segment touches. VX_ERR_NOMEM only from growing the traversal stack. */
+vx_status vx_dynamic_tree_ray_query(vx_dynamic_tree *tree, vx_vec3 origin, vx_vec3 direction, float max_t, float grow,
+                                    vx_dynamic_tree_ray_fn fn, void *context);
+
 /* Height of the root (0: a single leaf or an empty tree). */
 int vx_dynamic_tree_height(const vx_dynamic_tree *tree);
 /* Sum of the surface areas of the internal nodes over the root's: the tree's
