@@ -29,13 +29,28 @@ vx_status vx_physics_register_components(vx_registry *registry);
 /* ---- collider ---- */
 typedef enum { VX_SHAPE_SPHERE = 0, VX_SHAPE_BOX = 1, VX_SHAPE_CAPSULE = 2 } vx_shape_type;
 
+/* The collision filter's defaults: every collider is in category 1 and
+ * collides with every category. */
+#define VX_DEFAULT_CATEGORY 1u
+#define VX_DEFAULT_MASK 0xFFFFFFFFu
+
 typedef struct {
     vx_shape_type type;
     float radius;         /* sphere, capsule */
     vx_vec3 half_extents; /* box */
     float half_height;    /* capsule: half the segment length along local Y */
     bool sensor;          /* overlap-only: reported, never pushed */
+    /* two colliders collide (and report contacts) only when each one's
+     * category is in the other's mask; queries see every collider */
+    uint32_t category;
+    uint32_t mask;
 } vx_collider;
+
+/* Whether a and b pass each other's collision filter. */
+static inline bool vx_collider_filter_pass(const vx_collider *a, const vx_collider *b)
+{
+    return (a->category & b->mask) != 0u && (b->category & a->mask) != 0u;
+}
 
 vx_collider vx_collider_sphere(float radius);
 vx_collider vx_collider_box(vx_vec3 half_extents);

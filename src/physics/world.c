@@ -216,6 +216,8 @@ vx_status vx_world_check_shape(const vx_collider *shape, vx_collider *out, vx_er
     memset(&c, 0, sizeof c); /* only the fields of its type, no stray padding */
     c.type = shape->type;
     c.sensor = shape->sensor;
+    c.category = shape->category;
+    c.mask = shape->mask;
     const char *problem = NULL;
     switch (shape->type) {
     case VX_SHAPE_SPHERE:

@@ -7,10 +7,11 @@
 #define KEYS(array) array, sizeof array / sizeof array[0]
 
 /* an entity's collider */
-static const char *const sphere_keys[] = {"type", "radius", "sensor"};
-static const char *const box_keys[] = {"type", "half_extents", "sensor"};
-static const char *const capsule_keys[] = {"type", "radius", "half_height", "sensor"};
-static const char *const any_shape_keys[] = {"type", "radius", "half_extents", "half_height", "sensor"};
+static const char *const sphere_keys[] = {"type", "radius", "sensor", "category", "mask"};
+static const char *const box_keys[] = {"type", "half_extents", "sensor", "category", "mask"};
+static const char *const capsule_keys[] = {"type", "radius", "half_height", "sensor", "category", "mask"};
+static const char *const any_shape_keys[] = {"type",   "radius",   "half_extents", "half_height",
+                                             "sensor", "category", "mask"};
 /* a placed shape: no sensor flag, a position and a rotation instead */
 static const char *const placed_sphere_keys[] = {"type", "radius", "position", "rotation", "rotation_deg"};
 static const char *const placed_box_keys[] = {"type", "half_extents", "position", "rotation", "rotation_deg"};
@@ -91,6 +92,12 @@ static vx_status read_collider_member(vx_json_reader *r, const cJSON *m, vx_coll
         return vx_json_read_float(r, m, VX_JSON_POSITIVE, &c->half_height);
     }
     if (strcmp(key, "sensor") == 0) return vx_json_read_bool(r, m, &c->sensor);
+    if (strcmp(key, "category") == 0 || strcmp(key, "mask") == 0) {
+        int64_t bits = 0;
+        vx_status st = vx_json_read_int(r, m, 0, UINT32_MAX, &bits);
+        if (st == VX_OK) *(strcmp(key, "category") == 0 ? &c->category : &c->mask) = (uint32_t)bits;
+        return st;
+    }
     return VX_OK; /* "type", read already */
 }
 
@@ -120,6 +127,8 @@ static vx_status read_collider_object(vx_json_reader *r, const cJSON *collider, 
     vx_collider c;
     memset(&c, 0, sizeof c); /* components are copied bytewise: no stray padding */
     c.type = shape->type;
+    c.category = VX_DEFAULT_CATEGORY;
+    c.mask = VX_DEFAULT_MASK;
     if (pose) *pose = vx_transform_identity();
     const char *rotation_key = NULL;
     given_keys given = {false, false, false};

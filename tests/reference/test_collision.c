@@ -56,9 +56,7 @@ Test(detect_collisions, mixed_scene_end_to_end)
     vx_collider slab = vx_collider_box(v3(1, 0.25f, 1));
     vx_collider sensor = vx_collider_sphere(0.5f);
     sensor.sensor = true;
-    vx_collider capsule = vx_collider_sphere(0.5f);
-    capsule.type = VX_SHAPE_CAPSULE;
-    capsule.half_height = 0.5f;
+    vx_collider capsule = vx_collider_capsule(0.5f, 0.5f);
 
     /* 0: the floor, a static collider without a rigid body; top at y = 0. */
     vx_test_spawn_body(w, v3(0, -1, 0), &floor_box, NULL);

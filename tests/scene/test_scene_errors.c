@@ -219,7 +219,8 @@ Test(scene_errors, unknown_collider_key)
                    "s.json: entities[0].collider.radus: unknown key (did you mean \"radius\"?)");
     /* a key of another shape is unknown for this one */
     expect_invalid(ENTITIES("{\"collider\": {\"radius\": 1, \"type\": \"box\", \"half_extents\": [1, 1, 1]}}"),
-                   "s.json: entities[0].collider.radius: unknown key (expected one of: type, half_extents, sensor)");
+                   "s.json: entities[0].collider.radius: unknown key (expected one of: type, half_extents, sensor, "
+                   "category, mask)");
     /* without a type, a misspelt "type" is named first */
     expect_invalid(ENTITIES("{\"collider\": {\"tpye\": \"box\"}}"),
                    "s.json: entities[0].collider.tpye: unknown key (did you mean \"type\"?)");
@@ -758,4 +759,14 @@ Test(scene_errors, query_entity_names)
     cr_assert_eq(vx_scene_load_string(before, strlen(before), "s.json", &s, &err), VX_OK, "%s", err.message);
     cr_assert_eq(s.queries[0].filter.ignore_count, 1u);
     vx_scene_destroy(&s);
+}
+
+Test(scene_errors, collision_filter_bits)
+{
+    expect_invalid(ENTITIES("{\"collider\": {\"type\": \"sphere\", \"radius\": 1, \"category\": -1}}"),
+                   "s.json: entities[0].collider.category: must be between 0 and 4294967295");
+    expect_invalid(ENTITIES("{\"collider\": {\"type\": \"sphere\", \"radius\": 1, \"mask\": 4294967296}}"),
+                   "s.json: entities[0].collider.mask: must be between 0 and 4294967295");
+    expect_invalid(ENTITIES("{\"collider\": {\"type\": \"sphere\", \"radius\": 1, \"mask\": 1.5}}"),
+                   "s.json: entities[0].collider.mask: must be an integer");
 }

@@ -632,3 +632,20 @@ Test(scene_load, queries_are_read_with_their_defaults)
     cr_assert_float_eq(overlap->shape_pose.rotation.w, 0.70710678f, 1e-7);
     vx_scene_destroy(&s);
 }
+
+Test(scene_load, collision_filter_bits_and_their_defaults)
+{
+    const char *text = "{\"entities\": [{\"collider\": {\"type\": \"sphere\", \"radius\": 1}},"
+                       " {\"collider\": {\"type\": \"box\", \"half_extents\": [1, 1, 1], \"category\": 6,"
+                       " \"mask\": 4294967293}}]}";
+    vx_scene s;
+    vx_error err;
+    cr_assert_eq(vx_scene_load_string(text, strlen(text), "f.json", &s, &err), VX_OK, "%s", err.message);
+    const vx_collider *a = collider_of(&s, 0), *b = collider_of(&s, 1);
+    cr_assert_eq(a->category, 1u);
+    cr_assert_eq(a->mask, 0xFFFFFFFFu);
+    cr_assert_eq(b->category, 6u);
+    cr_assert_eq(b->mask, 0xFFFFFFFDu);
+    cr_assert(vx_collider_filter_pass(a, b), "1 & ...FD and 6 & ...FF");
+    vx_scene_destroy(&s);
+}

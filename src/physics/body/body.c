@@ -20,6 +20,8 @@ vx_collider vx_collider_sphere(float radius)
     vx_collider c;
     memset(&c, 0, sizeof c); /* no stray padding bytes in a component */
     c.type = VX_SHAPE_SPHERE;
+    c.category = VX_DEFAULT_CATEGORY;
+    c.mask = VX_DEFAULT_MASK;
     c.radius = radius;
     return c;
 }
@@ -29,6 +31,8 @@ vx_collider vx_collider_box(vx_vec3 half_extents)
     vx_collider c;
     memset(&c, 0, sizeof c);
     c.type = VX_SHAPE_BOX;
+    c.category = VX_DEFAULT_CATEGORY;
+    c.mask = VX_DEFAULT_MASK;
     c.half_extents = half_extents;
     return c;
 }
@@ -38,6 +42,8 @@ vx_collider vx_collider_capsule(float radius, float half_height)
     vx_collider c;
     memset(&c, 0, sizeof c);
     c.type = VX_SHAPE_CAPSULE;
+    c.category = VX_DEFAULT_CATEGORY;
+    c.mask = VX_DEFAULT_MASK;
     c.radius = radius;
     c.half_height = half_height;
     return c;

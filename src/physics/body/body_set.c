@@ -200,6 +200,13 @@ vx_status vx_body_set_gather(vx_body_set *b, vx_registry *registry, vx_vec3 grav
     fill_job job = {b, gravity};
     vx_parallel_for(pool, n, fill_range, &job); /* each slot from its own record */
     b->count = n;
+    b->filtered = 0;
+    for (size_t i = 0; i < n; i++) {
+        const vx_body_info *info = &b->info[i];
+        if (info->has_collider &&
+            (info->collider.category != VX_DEFAULT_CATEGORY || info->collider.mask != VX_DEFAULT_MASK))
+            b->filtered++;
+    }
     return VX_OK;
 }
 

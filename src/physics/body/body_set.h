@@ -72,6 +72,7 @@ typedef struct {
 
 typedef struct {
     size_t count;
+    size_t filtered; /* colliders whose collision filter is not the default (pairs are then checked) */
     size_t capacity;
     vx_body_velocity *velocity;
     vx_body_pose *pose;

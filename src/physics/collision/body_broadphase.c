@@ -242,6 +242,19 @@ static void boxes_range(void *arg, size_t begin, size_t end)
     atomic_fetch_add_explicit(&job->pending, left, memory_order_relaxed);
 }
 
+/* The pairs whose colliders do not pass each other's collision filter go,
+ * the others keep their order. */
+static void drop_filtered(vx_broadphase_pair_list *pairs, const vx_body_set *bodies)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < pairs->count; i++) {
+        const vx_broadphase_pair *p = &pairs->items[i];
+        if (vx_collider_filter_pass(&bodies->info[p->a].collider, &bodies->info[p->b].collider))
+            pairs->items[k++] = *p;
+    }
+    pairs->count = k;
+}
+
 /* Pairs [begin, end): entity indices to body slots. */
 static void slots_range(void *arg, size_t begin, size_t end)
 {
@@ -275,5 +288,6 @@ vx_status vx_body_broadphase_find_pairs(vx_body_broadphase *bb, const vx_body_se
     if (st != VX_OK) return st;
     /* Entity indices to body slots: the same order (slots follow indices). */
     vx_parallel_for(bb->pool, bb->pairs.count, slots_range, bb);
+    if (bodies->filtered > 0) drop_filtered(&bb->pairs, bodies);
     return VX_OK;
 }

@@ -14,6 +14,8 @@
 #include "physics/step_counts.h"
 #include "test_helpers.h"
 #include "voltex/physics.h"
+#include "voltex/query.h"
+#include "voltex/world.h"
 
 #define SPECULATIVE 0.02f
 #define H (1.0f / 60.0f)
@@ -243,3 +245,58 @@ static void check_kinds_agree(bool sleeping)
 Test(bvh_step_broadphase, tree_and_bvh_runs_are_bit_identical) { check_kinds_agree(false); }
 
 Test(bvh_step_broadphase, tree_and_bvh_runs_are_bit_identical_with_sleeping) { check_kinds_agree(true); }
+
+/* ---- the collision filter (category / mask) ---- */
+
+/* A floor, and three balls dropped side by side onto it: one with the
+ * default filter, one in a category the floor's mask leaves out, one whose
+ * own mask leaves out the floor's category. Only the first lands: a pair
+ * collides when each one's category is in the other's mask. The others
+ * fall freely through, and a ray still finds them (queries see every
+ * collider). */
+Test(body_broadphase, the_collision_filter_needs_both_ways)
+{
+    vx_world_def def = vx_world_def_default();
+    vx_world *w = vx_world_create(&def, NULL);
+    cr_assert_not_null(w);
+    vx_body_def floor_def = vx_body_def_default();
+    floor_def.type = VX_BODY_STATIC;
+    floor_def.position = vx_vec3_make(0.0f, -1.0f, 0.0f);
+    vx_collider floor_shape = vx_collider_box(vx_vec3_make(10.0f, 1.0f, 10.0f));
+    floor_shape.mask = ~2u; /* everything but category 2 */
+    vx_entity floor, balls[3];
+    cr_assert_eq(vx_world_create_body(w, &floor_def, &floor, NULL), VX_OK);
+    cr_assert_eq(vx_body_set_shape(w, floor, &floor_shape, NULL), VX_OK);
+    for (int i = 0; i < 3; i++) {
+        vx_body_def d = vx_body_def_default();
+        d.position = vx_vec3_make(3.0f * (float)i, 2.0f, 0.0f);
+        vx_collider ball = vx_collider_sphere(0.5f);
+        if (i == 1) ball.category = 2u;
+        if (i == 2) ball.mask = ~VX_DEFAULT_CATEGORY;
+        cr_assert_eq(vx_world_create_body(w, &d, &balls[i], NULL), VX_OK);
+        cr_assert_eq(vx_body_set_shape(w, balls[i], &ball, NULL), VX_OK);
+    }
+    const int steps = 90;
+    for (int k = 0; k < steps; k++) {
+        cr_assert_eq(vx_world_step(w, NULL), VX_OK);
+        for (size_t c = 0; c < vx_world_contacts(w)->count; c++) {
+            const vx_contact *contact = &vx_world_contacts(w)->items[c];
+            cr_assert(vx_entity_equal(contact->entity_a, balls[0]) || vx_entity_equal(contact->entity_b, balls[0]),
+                      "only the first ball touches the floor");
+        }
+    }
+    vx_body_state s[3];
+    for (int i = 0; i < 3; i++) cr_assert_eq(vx_body_get_state(w, balls[i], &s[i], NULL), VX_OK);
+    cr_assert_float_eq(s[0].p.y, 0.5f, 0.01f, "the first rests on the floor");
+    /* free fall for the others: y = 2 - g dt^2 n (n + 1) / 2 */
+    double dt = def.fixed_dt, g = 9.81;
+    double fall = 2.0 - g * dt * dt * steps * (steps + 1) / 2.0;
+    cr_assert_float_eq(s[1].p.y, fall, 1e-3, "category 2 falls through: %g", (double)s[1].p.y);
+    cr_assert_float_eq(s[2].p.y, fall, 1e-3, "so does the ball whose mask leaves out the floor");
+    /* a ray straight down onto the third ball finds it, filter or not */
+    vx_query_hit hit;
+    vx_vec3 above = vx_vec3_add(s[2].p, vx_vec3_make(0.0f, 5.0f, 0.0f));
+    cr_assert_eq(vx_world_cast_ray_closest(w, above, vx_vec3_make(0.0f, -1.0f, 0.0f), 10.0f, NULL, &hit, NULL), VX_OK);
+    cr_assert(vx_entity_equal(hit.entity, balls[2]));
+    vx_world_destroy(w);
+}
