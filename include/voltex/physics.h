@@ -56,6 +56,9 @@ vx_collider vx_collider_sphere(float radius);
 vx_collider vx_collider_box(vx_vec3 half_extents);
 /* Axis local Y: a segment of 2 half_height, capped by hemispheres of radius. */
 vx_collider vx_collider_capsule(float radius, float half_height);
+/* The solid's volume in m^3 (a body's mass spread over it uniformly gives its
+ * inertia; mass = density * volume). */
+float vx_collider_volume(const vx_collider *c);
 /* World-space bounds of the collider placed at position with rotation. */
 vx_aabb vx_collider_aabb(const vx_collider *c, vx_vec3 position, vx_quat rotation);
 

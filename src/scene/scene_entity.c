@@ -1,5 +1,6 @@
 /* The "entities" array: each entity's keys, its name, then the entity itself
  * in the world. */
+#include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,24 @@ static vx_status world_failed(vx_scene_builder *b, vx_status st, const vx_error 
     return vx_json_fail(&b->json, st, "%s", err->message);
 }
 
+/* density * the collider's volume, with the density's path in a message. */
+static vx_status mass_from_density(vx_scene_builder *b, const vx_scene_entity_def *def, float *mass)
+{
+    double m = (double)def->density * (double)vx_collider_volume(&def->collider);
+    if (def->has_collider && m > 0.0 && m <= (double)FLT_MAX) {
+        *mass = (float)m;
+        return VX_OK;
+    }
+    size_t mark = vx_json_path_push_key(&b->json, "rigidbody");
+    size_t mark_density = vx_json_path_push_key(&b->json, "density");
+    vx_status st = def->has_collider
+                       ? vx_json_fail(&b->json, VX_ERR_INVALID, "gives a mass of %g kg, out of range", m)
+                       : vx_json_fail(&b->json, VX_ERR_INVALID, "needs a collider (the mass is spread over its volume)");
+    vx_json_path_pop(&b->json, mark_density);
+    vx_json_path_pop(&b->json, mark);
+    return st;
+}
+
 /* An entity with neither collider nor rigidbody is a transform alone. */
 static vx_status spawn_frame(vx_scene_builder *b, const vx_transform *t, vx_entity *e)
 {
@@ -68,6 +87,10 @@ static vx_status spawn(vx_scene_builder *b, const vx_scene_entity_def *def, size
     vx_status st;
     if (def->has_rigidbody || def->has_collider) {
         vx_rigidbody rb = def->has_rigidbody ? def->body : vx_rigidbody_static();
+        if (def->has_density) {
+            st = mass_from_density(b, def, &rb.mass);
+            if (st != VX_OK) return st;
+        }
         vx_body_def body = vx_body_def_of(&def->transform, &rb);
         vx_error err;
         st = vx_world_create_body(b->scene->world, &body, &e, &err);

@@ -32,6 +32,8 @@ typedef struct {
     vx_collider collider;
     bool has_rigidbody;
     vx_rigidbody body;
+    bool has_density; /* the body's mass is density * the collider's volume */
+    float density;
 } vx_scene_entity_def;
 
 /* Each reader runs with its object's key on the path and fills its part. */

@@ -4,14 +4,16 @@
 
 #include "scene/scene_internal.h"
 
-static const char *const rigidbody_keys[] = {"type",          "mass",           "restitution",     "friction",
-                                             "gravity_scale", "velocity",       "angular_velocity", "lock_rotation",
-                                             "linear_damping", "angular_damping", "can_sleep",       "bullet"};
+static const char *const rigidbody_keys[] = {"type",           "mass",            "density",   "restitution",
+                                             "friction",       "gravity_scale",   "velocity",  "angular_velocity",
+                                             "lock_rotation",  "linear_damping",  "angular_damping", "can_sleep",
+                                             "bullet"};
 
 /* What the file gave; fields whose flag is false keep the constructor's value. */
 typedef struct {
-    bool type, mass, restitution, friction, gravity_scale, velocity, angular_velocity, lock_rotation,
+    bool type, mass, density, restitution, friction, gravity_scale, velocity, angular_velocity, lock_rotation,
         linear_damping, angular_damping, can_sleep, bullet;
+    float density_value;
 } given_fields;
 
 static vx_status read_body_type(vx_json_reader *r, const cJSON *item, vx_body_type *out)
@@ -41,6 +43,10 @@ static vx_status read_member(vx_scene_builder *b, const cJSON *m, vx_rigidbody *
     if (strcmp(key, "mass") == 0) {
         g->mass = true;
         return vx_json_read_float(r, m, VX_JSON_NON_NEGATIVE, &v->mass);
+    }
+    if (strcmp(key, "density") == 0) {
+        g->density = true;
+        return vx_json_read_float(r, m, VX_JSON_POSITIVE, &g->density_value);
     }
     if (strcmp(key, "restitution") == 0) {
         g->restitution = true;
@@ -88,6 +94,20 @@ static vx_status make_body(vx_json_reader *r, const vx_rigidbody *v, const given
 {
     float mass = g->mass ? v->mass : 1.0f;
     vx_body_type type = g->type ? v->type : (mass == 0.0f ? VX_BODY_STATIC : VX_BODY_DYNAMIC);
+    if (g->density) { /* the mass comes from the collider's volume once the entity is read */
+        const char *density_problem = NULL;
+        if (g->mass)
+            density_problem = "not together with mass";
+        else if (type != VX_BODY_DYNAMIC)
+            density_problem = type == VX_BODY_STATIC ? "a static body has no density (leave it out)"
+                                                     : "a kinematic body has no density (leave it out)";
+        if (density_problem) {
+            size_t mark = vx_json_path_push_key(r, "density");
+            vx_status st = vx_json_fail(r, VX_ERR_INVALID, "%s", density_problem);
+            vx_json_path_pop(r, mark);
+            return st;
+        }
+    }
     const char *problem = NULL;
     if (type == VX_BODY_DYNAMIC && !(mass > 0.0f))
         problem = "a dynamic body needs mass > 0";
@@ -135,6 +155,10 @@ vx_status vx_scene_read_rigidbody(vx_scene_builder *b, const cJSON *rigidbody, v
         vx_json_path_pop(r, mark);
     }
     if (st == VX_OK) st = make_body(r, &values, &given, &def->body);
-    if (st == VX_OK) def->has_rigidbody = true;
+    if (st == VX_OK) {
+        def->has_rigidbody = true;
+        def->has_density = given.density;
+        def->density = given.density_value;
+    }
     return st;
 }

@@ -201,3 +201,14 @@ Test(rigidbody, kinematic_body)
     rb.mass = 5.0f;
     cr_assert_eq(vx_rigidbody_inv_mass(&rb), 0.0f);
 }
+
+Test(collider, volume_of_each_shape)
+{
+    const double pi = 3.14159265358979323846;
+    cr_assert_float_eq(vx_collider_volume(&(vx_collider){.type = VX_SHAPE_SPHERE, .radius = 2.0f}),
+                       4.0 / 3.0 * pi * 8.0, 1e-5);
+    vx_collider box = vx_collider_box(vx_vec3_make(1.0f, 2.0f, 3.0f));
+    cr_assert_float_eq(vx_collider_volume(&box), 48.0, 1e-6);
+    vx_collider capsule = vx_collider_capsule(0.5f, 2.0f);
+    cr_assert_float_eq(vx_collider_volume(&capsule), pi * 0.25 * 4.0 + 4.0 / 3.0 * pi * 0.125, 1e-6);
+}

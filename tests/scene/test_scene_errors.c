@@ -231,7 +231,7 @@ Test(scene_errors, unknown_rigidbody_key)
     expect_invalid(ENTITIES("{\"rigidbody\": {\"restitusion\": 0.5}}"),
                    "s.json: entities[0].rigidbody.restitusion: unknown key (did you mean \"restitution\"?)");
     expect_invalid(ENTITIES("{\"rigidbody\": {\"inertia\": 1}}"),
-                   "s.json: entities[0].rigidbody.inertia: unknown key (expected one of: type, mass, restitution, "
+                   "s.json: entities[0].rigidbody.inertia: unknown key (expected one of: type, mass, density, restitution, "
                    "friction, gravity_scale, velocity, angular_velocity, lock_rotation, linear_damping, "
                    "angular_damping, can_sleep, bullet)");
 }
@@ -769,4 +769,18 @@ Test(scene_errors, collision_filter_bits)
                    "s.json: entities[0].collider.mask: must be between 0 and 4294967295");
     expect_invalid(ENTITIES("{\"collider\": {\"type\": \"sphere\", \"radius\": 1, \"mask\": 1.5}}"),
                    "s.json: entities[0].collider.mask: must be an integer");
+}
+
+Test(scene_errors, density_rules)
+{
+    expect_invalid(ENTITIES("{" SPHERE ", \"rigidbody\": {\"density\": 0}}"),
+                   "s.json: entities[0].rigidbody.density: must be > 0");
+    expect_invalid(ENTITIES("{" SPHERE ", \"rigidbody\": {\"density\": 2, \"mass\": 1}}"),
+                   "s.json: entities[0].rigidbody.density: not together with mass");
+    expect_invalid(ENTITIES("{" SPHERE ", \"rigidbody\": {\"type\": \"static\", \"density\": 2}}"),
+                   "s.json: entities[0].rigidbody.density: a static body has no density (leave it out)");
+    expect_invalid(ENTITIES("{\"rigidbody\": {\"density\": 2}}"),
+                   "s.json: entities[0].rigidbody.density: needs a collider (the mass is spread over its volume)");
+    expect_invalid(ENTITIES("{" BOX ", \"rigidbody\": {\"density\": 1e38}}"),
+                   "s.json: entities[0].rigidbody.density: gives a mass of 8e+38 kg, out of range");
 }

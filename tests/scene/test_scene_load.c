@@ -649,3 +649,22 @@ Test(scene_load, collision_filter_bits_and_their_defaults)
     cr_assert(vx_collider_filter_pass(a, b), "1 & ...FD and 6 & ...FF");
     vx_scene_destroy(&s);
 }
+
+/* density instead of mass: the mass is density times the collider's volume. */
+Test(scene_load, density_gives_the_mass_from_the_volume)
+{
+    const char *text =
+        "{\"entities\": ["
+        " {\"collider\": {\"type\": \"sphere\", \"radius\": 0.5}, \"rigidbody\": {\"density\": 1000}},"
+        " {\"collider\": {\"type\": \"box\", \"half_extents\": [1, 0.5, 0.25]}, \"rigidbody\": {\"density\": 2}},"
+        " {\"collider\": {\"type\": \"capsule\", \"radius\": 0.5, \"half_height\": 1}, \"rigidbody\": {\"density\": 3}}]}";
+    vx_scene s;
+    vx_error err;
+    cr_assert_eq(vx_scene_load_string(text, strlen(text), "d.json", &s, &err), VX_OK, "%s", err.message);
+    const double pi = 3.14159265358979323846;
+    cr_assert_float_eq(body_of(&s, 0)->mass, 1000.0 * 4.0 / 3.0 * pi * 0.125, 1e-3);
+    cr_assert_eq(body_of(&s, 0)->type, VX_BODY_DYNAMIC);
+    cr_assert_float_eq(body_of(&s, 1)->mass, 2.0 * 2.0 * 1.0 * 0.5, 1e-6);
+    cr_assert_float_eq(body_of(&s, 2)->mass, 3.0 * (4.0 / 3.0 * pi * 0.125 + pi * 0.25 * 2.0), 1e-5);
+    vx_scene_destroy(&s);
+}

@@ -37,6 +37,20 @@ vx_collider vx_collider_box(vx_vec3 half_extents)
     return c;
 }
 
+#define VX_PI_D 3.14159265358979323846
+
+float vx_collider_volume(const vx_collider *c)
+{
+    double r = c->radius, sphere = 4.0 / 3.0 * VX_PI_D * r * r * r;
+    switch (c->type) {
+    case VX_SHAPE_SPHERE: return (float)sphere;
+    case VX_SHAPE_BOX:
+        return (float)(8.0 * (double)c->half_extents.x * (double)c->half_extents.y * (double)c->half_extents.z);
+    case VX_SHAPE_CAPSULE: return (float)(sphere + VX_PI_D * r * r * 2.0 * (double)c->half_height);
+    default: return 0.0f;
+    }
+}
+
 vx_collider vx_collider_capsule(float radius, float half_height)
 {
     vx_collider c;
