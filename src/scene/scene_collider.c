@@ -1,7 +1,9 @@
 /* Collider objects: an entity's "collider", and a placed shape (a query's
  * "shape"): the shape named by "type" and that shape's keys. */
+#include <stdlib.h>
 #include <string.h>
 
+#include "scene/did_you_mean.h"
 #include "scene/scene_internal.h"
 
 #define KEYS(array) array, sizeof array / sizeof array[0]
@@ -29,7 +31,7 @@ typedef struct {
     size_t placed_key_count;
 } shape_info;
 
-static const shape_info shapes[] = {
+static const shape_info shape_types[] = {
     {"sphere", VX_SHAPE_SPHERE, KEYS(sphere_keys), KEYS(placed_sphere_keys)},
     {"box", VX_SHAPE_BOX, KEYS(box_keys), KEYS(placed_box_keys)},
     {"capsule", VX_SHAPE_CAPSULE, KEYS(capsule_keys), KEYS(placed_capsule_keys)},
@@ -61,8 +63,8 @@ static vx_status read_shape(vx_json_reader *r, const cJSON *collider, bool place
     vx_status st = vx_json_read_string(r, type, &name);
     if (st == VX_OK) {
         *out = NULL;
-        for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
-            if (strcmp(name, shapes[i].name) == 0) *out = &shapes[i];
+        for (size_t i = 0; i < sizeof shape_types / sizeof shape_types[0]; i++)
+            if (strcmp(name, shape_types[i].name) == 0) *out = &shape_types[i];
         if (!*out) st = vx_json_fail(r, VX_ERR_INVALID, "must be \"sphere\", \"box\" or \"capsule\"");
     }
     vx_json_path_pop(r, mark);
@@ -146,10 +148,52 @@ static vx_status read_collider_object(vx_json_reader *r, const cJSON *collider, 
     return st;
 }
 
+/* A collider given by name: one of the top-level "shapes". */
+static vx_status named_shape(vx_scene_builder *b, const cJSON *item, vx_collider *out)
+{
+    const char *name = item->valuestring;
+    for (size_t i = 0; i < b->shape_count; i++) {
+        if (strcmp(b->shape_names[i], name) == 0) {
+            *out = b->shapes[i];
+            return VX_OK;
+        }
+    }
+    const char *hint = vx_did_you_mean(name, b->shape_names, b->shape_count);
+    if (hint) return vx_json_fail(&b->json, VX_ERR_INVALID, "no shape named \"%s\" (did you mean \"%s\"?)", name, hint);
+    if (b->shape_count == 0)
+        return vx_json_fail(&b->json, VX_ERR_INVALID,
+                            "no shape named \"%s\" (a collider is an object, or the name of one of the scene's \"shapes\")",
+                            name);
+    return vx_json_fail(&b->json, VX_ERR_INVALID, "no shape named \"%s\"", name);
+}
+
 vx_status vx_scene_read_collider(vx_scene_builder *b, const cJSON *collider, vx_scene_entity_def *def)
 {
-    vx_status st = read_collider_object(&b->json, collider, &def->collider, NULL);
+    vx_status st = cJSON_IsString(collider) ? named_shape(b, collider, &def->collider)
+                                            : read_collider_object(&b->json, collider, &def->collider, NULL);
     if (st == VX_OK) def->has_collider = true;
+    return st;
+}
+
+vx_status vx_scene_read_shapes(vx_scene_builder *b, const cJSON *shapes_object)
+{
+    vx_status st = vx_json_expect_object(&b->json, shapes_object);
+    if (st != VX_OK) return st;
+    size_t count = (size_t)cJSON_GetArraySize(shapes_object);
+    if (count == 0) return VX_OK;
+    b->shape_names = calloc(count, sizeof *b->shape_names);
+    b->shapes = calloc(count, sizeof *b->shapes);
+    if (!b->shape_names || !b->shapes) return vx_scene_fail_nomem(b);
+    for (const cJSON *m = shapes_object->child; st == VX_OK && m; m = m->next) {
+        size_t mark = vx_json_path_push_key(&b->json, m->string);
+        for (size_t i = 0; st == VX_OK && i < b->shape_count; i++)
+            if (strcmp(b->shape_names[i], m->string) == 0) st = vx_json_fail(&b->json, VX_ERR_INVALID, "duplicate key");
+        if (st == VX_OK && !vx_scene_name_valid(m->string))
+            st = vx_json_fail(&b->json, VX_ERR_INVALID, "a shape's name must be 1-64 letters, digits, '_', '.' or '-'");
+        if (st == VX_OK) st = read_collider_object(&b->json, m, &b->shapes[b->shape_count], NULL);
+        if (st == VX_OK) b->shape_names[b->shape_count++] = m->string;
+        vx_json_path_pop(&b->json, mark);
+    }
     return st;
 }
 

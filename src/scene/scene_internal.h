@@ -15,6 +15,10 @@ typedef struct {
     vx_scene *scene;     /* being filled; torn down by the caller on failure */
     vx_world_def def;    /* the world's settings as read so far */
     const cJSON *queries; /* read after the entities, whose names they use */
+    /* the top-level "shapes", read before anything else: entities name them */
+    size_t shape_count;
+    const char **shape_names; /* the keys, owned by the JSON tree */
+    vx_collider *shapes;
     vx_name_index names; /* entity names seen so far */
 } vx_scene_builder;
 
@@ -40,6 +44,7 @@ typedef struct {
 vx_status vx_scene_read_solver(vx_scene_builder *b, const cJSON *solver);
 vx_status vx_scene_read_entities(vx_scene_builder *b, const cJSON *entities);
 vx_status vx_scene_read_queries(vx_scene_builder *b, const cJSON *queries);
+vx_status vx_scene_read_shapes(vx_scene_builder *b, const cJSON *shapes);
 vx_status vx_scene_read_transform(vx_scene_builder *b, const cJSON *transform, vx_scene_entity_def *def);
 vx_status vx_scene_read_collider(vx_scene_builder *b, const cJSON *collider, vx_scene_entity_def *def);
 vx_status vx_scene_read_rigidbody(vx_scene_builder *b, const cJSON *rigidbody, vx_scene_entity_def *def);

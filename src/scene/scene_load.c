@@ -14,7 +14,7 @@
 
 #define VX_SCENE_READ_CHUNK 65536u /* bytes: first buffer when the file size is unknown (a pipe) */
 
-static const char *const top_keys[] = {"name", "gravity", "dt", "steps", "solver", "entities", "queries"};
+static const char *const top_keys[] = {"name", "gravity", "dt", "steps", "solver", "shapes", "entities", "queries"};
 
 static char *copy_string(const char *s, size_t length)
 {
@@ -57,6 +57,7 @@ static vx_status read_top_member(vx_scene_builder *b, const cJSON *m)
         b->queries = m;
         return VX_OK;
     }
+    if (strcmp(key, "shapes") == 0) return VX_OK; /* read first */
     return vx_scene_read_entities(b, m);
 }
 
@@ -71,6 +72,13 @@ static vx_status read_scene(vx_scene_builder *b, const cJSON *root)
 
     vx_json_reader *r = &b->json;
     if (!cJSON_IsObject(root)) return vx_json_fail(r, VX_ERR_INVALID, "must be a JSON object");
+    const cJSON *shapes = cJSON_GetObjectItemCaseSensitive(root, "shapes");
+    if (shapes) {
+        size_t mark = vx_json_path_push_key(r, "shapes");
+        st = vx_scene_read_shapes(b, shapes);
+        vx_json_path_pop(r, mark);
+        if (st != VX_OK) return st;
+    }
     bool has_entities = false;
     for (const cJSON *m = root->child; st == VX_OK && m; m = m->next) {
         size_t mark = vx_json_path_push_key(r, m->string);
@@ -121,6 +129,8 @@ static vx_status load_text(const char *text, size_t length, const char *source, 
     b.scene = scene;
     vx_status st = read_scene(&b, root);
     vx_name_index_free(&b.names);
+    free(b.shape_names);
+    free(b.shapes);
     cJSON_Delete(root);
     return st;
 }

@@ -190,10 +190,10 @@ Test(scene_errors, unknown_top_level_key)
 {
     expect_invalid("{\"entites\": []}", "s.json: entites: unknown key (did you mean \"entities\"?)");
     expect_invalid("{\"colour\": 1, \"entities\": []}",
-                   "s.json: colour: unknown key (expected one of: name, gravity, dt, steps, solver, entities, queries)");
+                   "s.json: colour: unknown key (expected one of: name, gravity, dt, steps, solver, shapes, entities, queries)");
     /* a one-letter key is not "close" to a two-letter one */
     expect_invalid("{\"x\": 1, \"entities\": []}",
-                   "s.json: x: unknown key (expected one of: name, gravity, dt, steps, solver, entities, queries)");
+                   "s.json: x: unknown key (expected one of: name, gravity, dt, steps, solver, shapes, entities, queries)");
     expect_invalid("{\"DT\": 1, \"entities\": []}", "s.json: DT: unknown key (did you mean \"dt\"?)");
 }
 
@@ -254,9 +254,9 @@ Test(scene_errors, long_unknown_key_is_shortened)
 {
     expect_invalid("{\"abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz\": 1, \"entities\": []}",
                    "s.json: abcdefghijklmnopqrstuvwxyzabcdefghijklmn...: unknown key (expected one of: name, gravity, "
-                   "dt, steps, solver, entities, queries)");
+                   "dt, steps, solver, shapes, entities, queries)");
     expect_invalid("{\"a\\nb\": 1, \"entities\": []}",
-                   "s.json: a?b: unknown key (expected one of: name, gravity, dt, steps, solver, entities, queries)");
+                   "s.json: a?b: unknown key (expected one of: name, gravity, dt, steps, solver, shapes, entities, queries)");
 }
 
 Test(scene_errors, duplicate_key)
@@ -366,7 +366,9 @@ Test(scene_errors, must_be_an_object)
     expect_invalid("{\"solver\": [], \"entities\": []}", "s.json: solver: must be an object");
     expect_invalid(ENTITIES("{}, 3"), "s.json: entities[1]: must be an object");
     expect_invalid(ENTITIES("{\"transform\": [0, 0, 0]}"), "s.json: entities[0].transform: must be an object");
-    expect_invalid(ENTITIES("{\"collider\": \"sphere\"}"), "s.json: entities[0].collider: must be an object");
+    expect_invalid(ENTITIES("{\"collider\": \"sphere\"}"),
+                   "s.json: entities[0].collider: no shape named \"sphere\" (a collider is an object, or the name of "
+                   "one of the scene's \"shapes\")");
     expect_invalid(ENTITIES("{\"rigidbody\": true}"), "s.json: entities[0].rigidbody: must be an object");
 }
 
@@ -783,4 +785,21 @@ Test(scene_errors, density_rules)
                    "s.json: entities[0].rigidbody.density: needs a collider (the mass is spread over its volume)");
     expect_invalid(ENTITIES("{" BOX ", \"rigidbody\": {\"density\": 1e38}}"),
                    "s.json: entities[0].rigidbody.density: gives a mass of 8e+38 kg, out of range");
+}
+
+Test(scene_errors, shared_shapes)
+{
+    expect_invalid("{\"shapes\": [], \"entities\": []}", "s.json: shapes: must be an object");
+    expect_invalid("{\"shapes\": {\"rock\": {\"type\": \"box\"}}, \"entities\": []}",
+                   "s.json: shapes.rock.half_extents: missing (required for a box)");
+    expect_invalid("{\"shapes\": {\"a rock\": {\"type\": \"sphere\", \"radius\": 1}}, \"entities\": []}",
+                   "s.json: shapes.a rock: a shape's name must be 1-64 letters, digits, '_', '.' or '-'");
+    expect_invalid("{\"shapes\": {\"rock\": {\"type\": \"sphere\", \"radius\": 1}, \"rock\": {}}, \"entities\": []}",
+                   "s.json: shapes.rock: duplicate key");
+    expect_invalid("{\"shapes\": {\"rock\": {\"type\": \"sphere\", \"radius\": 1}}, \"entities\": [{\"collider\": \"rok\"}]}",
+                   "s.json: entities[0].collider: no shape named \"rok\" (did you mean \"rock\"?)");
+    expect_invalid(ENTITIES("{\"collider\": \"rock\"}"),
+                   "s.json: entities[0].collider: no shape named \"rock\" (a collider is an object, or the name of one "
+                   "of the scene's \"shapes\")");
+    expect_invalid(ENTITIES("{\"collider\": 3}"), "s.json: entities[0].collider: must be an object");
 }

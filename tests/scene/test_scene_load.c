@@ -668,3 +668,26 @@ Test(scene_load, density_gives_the_mass_from_the_volume)
     cr_assert_float_eq(body_of(&s, 2)->mass, 3.0 * (4.0 / 3.0 * pi * 0.125 + pi * 0.25 * 2.0), 1e-5);
     vx_scene_destroy(&s);
 }
+
+/* Shared shapes: written once under "shapes", named by any number of
+ * entities. */
+Test(scene_load, entities_name_shared_shapes)
+{
+    const char *text =
+        "{\"shapes\": {\"rock\": {\"type\": \"box\", \"half_extents\": [1, 2, 3], \"category\": 4},"
+        "            \"pebble\": {\"type\": \"sphere\", \"radius\": 0.1}},"
+        " \"entities\": [{\"collider\": \"rock\"}, {\"collider\": \"pebble\", \"rigidbody\": {\"density\": 100}},"
+        "                {\"collider\": \"rock\", \"transform\": {\"position\": [5, 0, 0]}}]}";
+    vx_scene s;
+    vx_error err;
+    cr_assert_eq(vx_scene_load_string(text, strlen(text), "sh.json", &s, &err), VX_OK, "%s", err.message);
+    const vx_collider *a = collider_of(&s, 0), *b = collider_of(&s, 1), *c = collider_of(&s, 2);
+    cr_assert(a && b && c);
+    cr_assert_eq(a->type, VX_SHAPE_BOX);
+    cr_assert_eq(a->half_extents.z, 3.0f);
+    cr_assert_eq(a->category, 4u);
+    cr_assert(memcmp(a, c, sizeof *a) == 0, "the same shape, byte for byte");
+    cr_assert_eq(b->type, VX_SHAPE_SPHERE);
+    cr_assert_float_eq(body_of(&s, 1)->mass, 100.0 * 4.0 / 3.0 * 3.14159265358979 * 0.001, 1e-6);
+    vx_scene_destroy(&s);
+}
