@@ -22,11 +22,13 @@
  *    tolerance is left to the faces. Once no conflict is left, points more
  *    than tol above a triangle go back in (run_quickhull says why).
  * 2. Faces: triangles are grown into regions, the largest first, a neighbour
- *    joining when every vertex of the region stays within tol of the region's
- *    plane (the sum of its triangles' area vectors through their area-weighted
- *    centroid), no point ends more than tol above that plane, and the region
- *    stays a disk. Vertices inside a region are dropped: they lie on its plane
- *    within tol.
+ *    joining when it faces the same side, every vertex of the region stays
+ *    within tol of the region's plane (the sum of its triangles' area vectors
+ *    through their area-weighted centroid), no point ends more than tol above
+ *    that plane, and the region stays a disk. Vertices inside a region are
+ *    dropped: they lie on its plane within tol. Two regions meeting at a
+ *    vertex with no third are grown again with a triangle there on its own
+ *    (mark_lonely says why).
  * 3. Corners: on each polygon, a vertex less than tol out of the chord between
  *    its two neighbours (or reflex) is no corner: it lies within tol of the
  *    hull of the other points (on an edge, or between two faces that are one
@@ -90,6 +92,7 @@ typedef struct {
     int conflict; /* first point of its conflict list, -1 for none */
     int mark;     /* the add_point pass that found it visible */
     int group;    /* its polygon, while the faces are made */
+    bool alone;   /* a polygon of its own (make_faces says why) */
     bool alive;
 } qh_tri;
 
@@ -488,6 +491,21 @@ static double corner_deviation(dvec3 u, dvec3 v, dvec3 w, dvec3 n)
     return len > 0.0 ? dv_dot(dv_sub(v, u), out) / len : -1.0;
 }
 
+/* The number of face corners at the origin of edge e once triangles are
+ * grouped: the changes of group around it, 0 for a vertex inside a group
+ * (a triangle with no group yet counts as a group of its own). */
+static int corners_around(const qh *q, int e)
+{
+    int changes = 0, start = e, turns = 0;
+    do {
+        int next = q->twin[edge_next(edge_next(e))]; /* the next edge out of the vertex */
+        int a = q->tris[edge_tri(e)].group, b = q->tris[edge_tri(next)].group;
+        if (a != b || a < 0) changes++;
+        e = next;
+    } while (e != start && ++turns < q->ntris);
+    return changes;
+}
+
 /* Triangle t joins group g when the group stays a disk (t shares one edge
  * and brings a new vertex, or fills a notch along two) and every vertex stays
  * within tol of the plane of the union. */
@@ -498,6 +516,7 @@ static bool try_join(qh *q, qh_faces *f, int g, int t)
     for (int k = 0; k < 3; k++)
         if (q->tris[edge_tri(q->twin[3 * t + k])].group == g) shared++;
     int new_vertex = -1;
+    if (q->tris[t].alone) return false;
     if (shared == 1) {
         /* the vertex off the shared edge a -> b of a, b, c: c */
         for (int k = 0; k < 3; k++) {
@@ -512,7 +531,11 @@ static bool try_join(qh *q, qh_faces *f, int g, int t)
         dvec3 p = q->pts[q->origin[3 * t + k]];
         if (fabs(dv_dot(grp->normal, dv_sub(p, grp->point))) > q->tol) return false;
     }
+    /* A triangle facing away from the plane (a sliver standing on the rim of a
+     * thin slab, all its corners near the plane) would fold the polygon over
+     * itself in the plane, where corners are measured. */
     const qh_tri *tri = &q->tris[t];
+    if (!(dv_dot(tri->normal, grp->normal) > 0.0)) return false;
     dvec3 area_sum = dv_add(grp->area_sum, dv_scale(tri->normal, tri->area));
     dvec3 weighted = dv_add(grp->weighted, dv_scale(tri->centroid, tri->area));
     double area = grp->area + tri->area;
@@ -565,16 +588,10 @@ static void sort_by_area(const qh *q, int *items, int n)
     }
 }
 
-/* Groups the live triangles into planar disks; their boundaries are the
- * faces. list_a holds the order, members and vertices are sized for it. */
-static qh_result make_faces(qh *q, qh_faces *f)
+/* Grows the regions over the live triangles (list_a, largest first). */
+static void grow_groups(qh *q, qh_faces *f, int live)
 {
-    int live = 0;
-    for (int t = 0; t < q->ntris; t++) {
-        q->tris[t].group = -1;
-        if (q->tris[t].alive) q->list_a[live++] = t;
-    }
-    sort_by_area(q, q->list_a, live);
+    for (int i = 0; i < live; i++) q->tris[q->list_a[i]].group = -1;
     for (int i = 0; i < q->npts; i++) q->stamp[i] = -1;
 
     f->ngroups = 0;
@@ -602,7 +619,7 @@ static qh_result make_faces(qh *q, qh_faces *f)
         }
         /* grow until no neighbour joins (one that cannot yet, for the disk,
          * may later, once the notch beside it is filled) */
-        bool grew = true;
+        bool grew = !q->tris[seed].alone;
         while (grew) {
             grew = false;
             for (int m = 0; m < grp->member_count; m++) {
@@ -616,6 +633,54 @@ static qh_result make_faces(qh *q, qh_faces *f)
         used_members += grp->member_count;
         used_vertices += grp->vertex_count;
     }
+}
+
+/* The live triangles in list_a, largest first; their count. */
+static int live_by_area(qh *q)
+{
+    int live = 0;
+    for (int t = 0; t < q->ntris; t++)
+        if (q->tris[t].alive) q->list_a[live++] = t;
+    sort_by_area(q, q->list_a, live);
+    return live;
+}
+
+/* Two polygons must not meet at a vertex with no third: with planes at a
+ * shallow angle (the top and bottom of a thin slab) a rim vertex lies within
+ * tol of both and can still stand out of the chord on each (a vertex that does
+ * not is no corner and goes first). Each such vertex gets its smallest
+ * triangle as a polygon of its own, for the regions to be grown again; the
+ * count of those triangles. */
+static int mark_lonely(qh *q, int live)
+{
+    int lonely = 0;
+    for (int i = 0; i < live; i++) {
+        int t = q->list_a[i];
+        for (int k = 0; k < 3; k++) {
+            int e = 3 * t + k;
+            if (corners_around(q, e) != 2) continue;
+            int best = -1, start = e, turns = 0;
+            do {
+                int u = edge_tri(e);
+                if (!q->tris[u].alone && (best < 0 || q->tris[u].area < q->tris[best].area ||
+                                          (q->tris[u].area == q->tris[best].area && u < best)))
+                    best = u;
+                e = q->twin[edge_next(edge_next(e))];
+            } while (e != start && ++turns < q->ntris);
+            if (best >= 0) {
+                q->tris[best].alone = true;
+                lonely++;
+            }
+        }
+    }
+    return lonely;
+}
+
+/* Groups the live triangles (list_a, largest first) into planar disks; their
+ * boundaries are the faces. */
+static qh_result make_faces(qh *q, qh_faces *f, int live)
+{
+    grow_groups(q, f, live);
     /* the boundaries: from an edge of the group whose twin is not, the next
      * one turns about its destination through the group's triangles */
     for (int g = 0; g < f->ngroups; g++) {
@@ -984,22 +1049,26 @@ vx_status vx_hull_build(const vx_vec3 *points, size_t count, vx_hull **out, vx_e
         }
         qh_result r = run_quickhull(&q, simplex);
         if (r == QH_OK && !reserve_lists(&q, (size_t)q.ntris)) r = QH_NOMEM;
-        if (r == QH_OK) r = make_faces(&q, &f);
-        if (r == QH_NOMEM) return nomem(&q, &f, err);
-        if (r == QH_OK) {
+        int live = r == QH_OK ? live_by_area(&q) : 0;
+        bool done = false, excluded = false;
+        for (int round = 0; r == QH_OK && !done && !excluded; round++) {
+            r = make_faces(&q, &f, live);
+            if (r != QH_OK) break;
             bool broken = false;
             int worst = worst_non_corner(&q, &f, &broken);
-            if (broken) {
+            if (broken || round > live) {
                 r = QH_RETRY;
             } else if (worst >= 0) {
                 q.excluded[worst] = true;
-                continue;
-            } else {
+                excluded = true;
+            } else if (mark_lonely(&q, live) == 0) {
                 r = emit(&q, &f, out);
-                if (r == QH_NOMEM) return nomem(&q, &f, err);
-                break;
+                done = r == QH_OK;
             }
         }
+        if (r == QH_NOMEM) return nomem(&q, &f, err);
+        if (done) break;
+        if (excluded) continue;
         if (++retries > HULL_MAX_RETRIES) {
             free_qh(&q);
             free_faces(&f);
