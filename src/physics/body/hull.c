@@ -195,8 +195,8 @@ static void link_twins(qh *q, int e, int f)
 }
 
 /* Puts point p in the conflict list of the new triangle (from first_tri on)
- * it is farthest above, if that is by more than tol (true); else p is inside. */
-static bool assign_point(qh *q, int p, int first_tri)
+ * it is farthest above, if that is by more than tol; else p is inside. */
+static void assign_point(qh *q, int p, int first_tri)
 {
     int best = -1;
     double best_d = q->tol;
@@ -208,11 +208,10 @@ static bool assign_point(qh *q, int p, int first_tri)
             best = t;
         }
     }
-    if (best < 0) return false;
+    if (best < 0) return;
     q->conflict_dist[p] = best_d;
     q->conflict_next[p] = q->tris[best].conflict;
     q->tris[best].conflict = p;
-    return true;
 }
 
 /* ---- the first tetrahedron ---- */
@@ -436,9 +435,33 @@ static qh_result run_quickhull(qh *q, const int simplex[4])
             r = add_point(q, eye, eye_tri);
         }
         if (r != QH_OK) break;
+        /* over the live triangles only: most of those made are gone by now */
+        if (!reserve_lists(q, (size_t)q->ntris)) return QH_NOMEM;
+        int live = 0;
+        for (int i = 0; i < q->npts; i++) q->stamp[i] = 0;
+        for (int t = 0; t < q->ntris; t++) {
+            if (!q->tris[t].alive) continue;
+            q->list_a[live++] = t;
+            for (int k = 0; k < 3; k++) q->stamp[q->origin[3 * t + k]] = 1; /* a vertex: on the hull */
+        }
         int outside = 0;
-        for (int i = 0; i < q->npts; i++)
-            if (!q->excluded[i] && assign_point(q, i, 0)) outside++;
+        for (int i = 0; i < q->npts; i++) {
+            if (q->excluded[i] || q->stamp[i]) continue;
+            int best = -1;
+            double best_d = q->tol;
+            for (int k = 0; k < live; k++) {
+                double d = tri_distance(q, q->list_a[k], q->pts[i]);
+                if (d > best_d) {
+                    best_d = d;
+                    best = q->list_a[k];
+                }
+            }
+            if (best < 0) continue;
+            q->conflict_dist[i] = best_d;
+            q->conflict_next[i] = q->tris[best].conflict;
+            q->tris[best].conflict = i;
+            outside++;
+        }
         if (outside == 0) break;
         if (round >= q->npts) return QH_RETRY;
     }
