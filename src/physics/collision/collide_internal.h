@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "common/assert.h"
+#include "physics/body/hull.h"
 #include "voltex/collide.h"
 #include "voltex/math.h"
 
@@ -26,6 +27,12 @@
 #define VX_FEATURE_KIND_SHIFT 24u
 #define VX_FEATURE_KIND_BOX_FACE 1u /* box-box face contact (collide_box_box.c) */
 #define VX_FEATURE_KIND_BOX_EDGE 2u /* box-box edge-edge contact (collide_box_box.c) */
+/* collide_hull.c: a hull against a hull or box (face contact, edge-edge
+ * contact), a sphere, a capsule. 3..7 are free, 8..10 are the capsule's. */
+#define VX_FEATURE_KIND_HULL_FACE 11u
+#define VX_FEATURE_KIND_HULL_EDGE 12u
+#define VX_FEATURE_KIND_HULL_SPHERE 13u
+#define VX_FEATURE_KIND_HULL_CAPSULE 14u
 
 /* A box placed in the world: centre, unit axes (the columns of its rotation)
  * and positive half extents along them. */
@@ -145,6 +152,19 @@ void vx_manifold_sort_by_feature(vx_manifold *m);
  * result, bit for bit): a caller that meets a box in several pairs can build
  * its vx_obb once. */
 bool vx_collide_box_box_obb(const vx_obb *a, const vx_obb *b, float margin, vx_manifold *out);
+
+/* Hulls (body/hull.h) against every convex shape (collide_hull.c). The hull
+ * is A and sits at pose (its vertices are in the frame pose places in the
+ * world); the normal points from the hull (the first hull) to the other
+ * shape; the contract is collide.h's. Face contacts clip the incident face
+ * to the reference face and keep at most 4 points; hull-box treats the box
+ * as a hull. (Hull-capsule is still to come: kind 14 is kept for it.) */
+bool vx_collide_hull_sphere(const vx_hull *hull, const vx_transform *pose, vx_vec3 sphere_pos, float radius,
+                            float margin, vx_manifold *out);
+bool vx_collide_hull_box(const vx_hull *hull, const vx_transform *pose, const vx_transform *box,
+                         vx_vec3 half_extents, float margin, vx_manifold *out);
+bool vx_collide_hull_hull(const vx_hull *a, const vx_transform *pa, const vx_hull *b, const vx_transform *pb,
+                          float margin, vx_manifold *out);
 
 /* Closest points of two segments, each given as centre, unit direction and
  * half length (>= 0): returns the parameters *s on the first and *t on the
