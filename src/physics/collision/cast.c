@@ -21,8 +21,8 @@
  *   rounding).
  * The rotation is the pose's quaternion normalised in double; a zero or
  * non-finite one counts as the identity, as vx_collide_rotation does.
- * The frame and the hit's way back to the world are shared with the casts
- * against other shapes (cast_internal.h). */
+ * cast_hull.c casts against convex hulls the same way, through the frame and
+ * the hit's way back to the world here (cast_internal.h). */
 #include "physics/collision/cast.h"
 
 #include <math.h>

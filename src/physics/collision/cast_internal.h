@@ -1,6 +1,7 @@
-/* Private helpers shared by the casts against one shape (cast.c): the cast
- * moved into the shape's frame in double, the entry into a ball, and the hit
- * back in the world, rounded once. */
+/* Private helpers shared by the casts against one shape (cast.c: spheres,
+ * boxes, capsules; cast_hull.c: convex hulls): the cast moved into the
+ * shape's frame in double, the entry into a ball, and the hit back in the
+ * world, rounded once. */
 #ifndef VOLTEX_PHYSICS_COLLISION_CAST_INTERNAL_H
 #define VOLTEX_PHYSICS_COLLISION_CAST_INTERNAL_H
 
