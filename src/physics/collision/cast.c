@@ -20,27 +20,22 @@
  * - a hit exactly at max_distance counts (compared in double, before
  *   rounding).
  * The rotation is the pose's quaternion normalised in double; a zero or
- * non-finite one counts as the identity, as vx_collide_rotation does. */
+ * non-finite one counts as the identity, as vx_collide_rotation does.
+ * cast_hull.c casts against convex hulls the same way, through the frame and
+ * the hit's way back to the world here (cast_internal.h). */
 #include "physics/collision/cast.h"
 
 #include <math.h>
 
-typedef enum { CAST_MISS, CAST_INSIDE, CAST_HIT } cast_result;
+#include "physics/collision/cast_internal.h"
 
-/* A pose in double: the centre and the world coordinates of the shape's
- * local axes (axis[i] is local axis i). */
-typedef struct {
-    double pos[3];
-    double axis[3][3];
-} frame;
-
-static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-
-static void frame_make(const vx_transform *pose, bool rotated, frame *f)
+bool vx_cast_begin(const vx_transform *pose, bool rotated, vx_vec3 origin, vx_vec3 direction, float max_distance,
+                   vx_cast_local *local)
 {
-    f->pos[0] = pose->position.x;
-    f->pos[1] = pose->position.y;
-    f->pos[2] = pose->position.z;
+    if (!(max_distance > 0.0f) || !vx_vec3_is_finite(origin) || !vx_vec3_is_finite(direction)) return false;
+    local->pos[0] = pose->position.x;
+    local->pos[1] = pose->position.y;
+    local->pos[2] = pose->position.z;
     double x = pose->rotation.x, y = pose->rotation.y, z = pose->rotation.z, w = pose->rotation.w;
     double len_sq = x * x + y * y + z * z + w * w;
     if (!rotated || !(len_sq > 0.0) || !isfinite(len_sq)) {
@@ -54,39 +49,55 @@ static void frame_make(const vx_transform *pose, bool rotated, frame *f)
         w *= inv;
     }
     /* The columns of the rotation matrix of (x, y, z, w). */
-    f->axis[0][0] = 1.0 - 2.0 * (y * y + z * z);
-    f->axis[0][1] = 2.0 * (x * y + w * z);
-    f->axis[0][2] = 2.0 * (x * z - w * y);
-    f->axis[1][0] = 2.0 * (x * y - w * z);
-    f->axis[1][1] = 1.0 - 2.0 * (x * x + z * z);
-    f->axis[1][2] = 2.0 * (y * z + w * x);
-    f->axis[2][0] = 2.0 * (x * z + w * y);
-    f->axis[2][1] = 2.0 * (y * z - w * x);
-    f->axis[2][2] = 1.0 - 2.0 * (x * x + y * y);
+    double(*axis)[3] = local->axis;
+    axis[0][0] = 1.0 - 2.0 * (y * y + z * z);
+    axis[0][1] = 2.0 * (x * y + w * z);
+    axis[0][2] = 2.0 * (x * z - w * y);
+    axis[1][0] = 2.0 * (x * y - w * z);
+    axis[1][1] = 1.0 - 2.0 * (x * x + z * z);
+    axis[1][2] = 2.0 * (y * z + w * x);
+    axis[2][0] = 2.0 * (x * z + w * y);
+    axis[2][1] = 2.0 * (y * z - w * x);
+    axis[2][2] = 1.0 - 2.0 * (x * x + y * y);
+
+    double rel[3] = {origin.x - local->pos[0], origin.y - local->pos[1], origin.z - local->pos[2]};
+    double dw[3] = {direction.x, direction.y, direction.z};
+    for (int i = 0; i < 3; i++) {
+        local->o[i] = vx_cast_dot3(axis[i], rel);
+        local->d[i] = vx_cast_dot3(axis[i], dw);
+    }
+    return true;
 }
 
-/* Entry of the ray m + t d (t >= 0) into the ball |x| <= r from outside it:
- * false when the origin is inside or on the ball (the callers have ruled
- * that out already), when the ray moves away or misses. Works in any
- * dimension the caller zeroes components for (a cylinder is a disc in the
- * plane across its axis). */
-static bool ball_entry(const double m[3], const double d[3], double r, double *t)
+bool vx_cast_end(const vx_cast_local *local, vx_cast_result result, double t, const double n[3], double r,
+                 vx_vec3 origin, vx_vec3 direction, float max_distance, vx_cast_hit *hit)
 {
-    double a = dot3(d, d);
-    double b = dot3(m, d);
-    double c = dot3(m, m) - r * r;
-    if (!(c > 0.0) || !(b < 0.0)) return false; /* b < 0 also means a > 0 */
-    /* The discriminant b^2 - a c as a (r^2 - |l|^2), l the point of the line
-     * closest to the centre: no cancellation between two large squares when
-     * the ray passes far away. Exactly 0 is a tangent: a hit. */
-    double s = b / a;
-    double l[3] = {m[0] - s * d[0], m[1] - s * d[1], m[2] - s * d[2]};
-    double disc = r * r - dot3(l, l);
-    if (disc < 0.0) return false;
-    /* The nearer root c / q rather than (-b - sqrt) / a: no cancellation when
-     * the origin is close to the surface. */
-    double q = sqrt(a * disc) - b;
-    *t = c / q;
+    if (result == VX_CAST_MISS) return false;
+    if (result == VX_CAST_INSIDE) {
+        hit->distance = 0.0f;
+        hit->point = origin;
+        hit->normal = vx_vec3_neg(direction);
+        return true;
+    }
+    if (!(t <= (double)max_distance)) return false;
+
+    double ow[3] = {origin.x, origin.y, origin.z};
+    double dw[3] = {direction.x, direction.y, direction.z};
+    double nw[3], len_sq = 0.0;
+    for (int w = 0; w < 3; w++) {
+        nw[w] = local->axis[0][w] * n[0] + local->axis[1][w] * n[1] + local->axis[2][w] * n[2];
+        len_sq += nw[w] * nw[w];
+    }
+    /* A zero-radius shape hit dead centre has no normal: face the ray. */
+    double inv = len_sq > 0.0 ? 1.0 / sqrt(len_sq) : 0.0;
+    double p[3];
+    for (int w = 0; w < 3; w++) {
+        nw[w] = len_sq > 0.0 ? nw[w] * inv : -dw[w];
+        p[w] = ow[w] + t * dw[w] - nw[w] * r;
+    }
+    hit->distance = (float)t;
+    hit->point = vx_vec3_make((float)p[0], (float)p[1], (float)p[2]);
+    hit->normal = vx_vec3_make((float)nw[0], (float)nw[1], (float)nw[2]);
     return true;
 }
 
@@ -107,7 +118,7 @@ static bool capsule_entry(const double o[3], const double d[3], const double c[3
     m_side[k] = 0.0;
     d_side[k] = 0.0;
     double ts;
-    if (ball_entry(m_side, d_side, r, &ts) && fabs(m[k] + ts * d[k]) <= half) {
+    if (vx_cast_ball_entry(m_side, d_side, r, &ts) && fabs(m[k] + ts * d[k]) <= half) {
         *t = ts;
         for (int i = 0; i < 3; i++) n[i] = m_side[i] + ts * d_side[i];
         found = true;
@@ -116,7 +127,7 @@ static bool capsule_entry(const double o[3], const double d[3], const double c[3
         double m_end[3] = {m[0], m[1], m[2]};
         m_end[k] -= (double)end * half;
         double te;
-        if (ball_entry(m_end, d, r, &te) && (!found || te < *t)) {
+        if (vx_cast_ball_entry(m_end, d, r, &te) && (!found || te < *t)) {
             *t = te;
             for (int i = 0; i < 3; i++) n[i] = m_end[i] + te * d[i];
             found = true;
@@ -153,22 +164,22 @@ static bool slab_entry(const double o[3], const double d[3], const double g[3], 
     return true;
 }
 
-static cast_result cast_sphere(const double o[3], const double d[3], double radius, double *t, double n[3])
+static vx_cast_result cast_sphere(const double o[3], const double d[3], double radius, double *t, double n[3])
 {
-    if (dot3(o, o) <= radius * radius) return CAST_INSIDE;
-    if (!ball_entry(o, d, radius, t)) return CAST_MISS;
+    if (vx_cast_dot3(o, o) <= radius * radius) return VX_CAST_INSIDE;
+    if (!vx_cast_ball_entry(o, d, radius, t)) return VX_CAST_MISS;
     for (int i = 0; i < 3; i++) n[i] = o[i] + *t * d[i];
-    return CAST_HIT;
+    return VX_CAST_HIT;
 }
 
-static cast_result cast_capsule(const double o[3], const double d[3], double half_height, double radius, double *t,
+static vx_cast_result cast_capsule(const double o[3], const double d[3], double half_height, double radius, double *t,
                                 double n[3])
 {
     double y = fmin(fmax(o[1], -half_height), half_height);
     double dy = o[1] - y;
-    if (o[0] * o[0] + dy * dy + o[2] * o[2] <= radius * radius) return CAST_INSIDE;
+    if (o[0] * o[0] + dy * dy + o[2] * o[2] <= radius * radius) return VX_CAST_INSIDE;
     static const double centre[3] = {0.0, 0.0, 0.0};
-    return capsule_entry(o, d, centre, 1, half_height, radius, t, n) ? CAST_HIT : CAST_MISS;
+    return capsule_entry(o, d, centre, 1, half_height, radius, t, n) ? VX_CAST_HIT : VX_CAST_MISS;
 }
 
 /* The box of half extents h rounded by r >= 0 (Ericson, Real-Time Collision
@@ -180,7 +191,7 @@ static cast_result cast_capsule(const double o[3], const double d[3], double hal
  * inside the grown box means being inside the rounded box), and there the
  * rounded box is the union of the capsules of radius r around the edges: the
  * earliest of the twelve is the hit. */
-static cast_result cast_box(const double o[3], const double d[3], const double h[3], double r, double *t,
+static vx_cast_result cast_box(const double o[3], const double d[3], const double h[3], double r, double *t,
                             double n[3])
 {
     double dist_sq = 0.0;
@@ -188,17 +199,17 @@ static cast_result cast_box(const double o[3], const double d[3], const double h
         double out = fabs(o[i]) - h[i];
         if (out > 0.0) dist_sq += out * out;
     }
-    if (dist_sq <= r * r) return CAST_INSIDE;
+    if (dist_sq <= r * r) return VX_CAST_INSIDE;
 
     double g[3] = {h[0] + r, h[1] + r, h[2] + r};
     double t_in;
     int axis;
-    if (!slab_entry(o, d, g, &t_in, &axis)) return CAST_MISS;
+    if (!slab_entry(o, d, g, &t_in, &axis)) return VX_CAST_MISS;
     /* For a ray (r = 0) the grown box is the box and its entry is the hit: no
      * regions to look at. The origin is outside by the distance test, so no
      * slab can hold it; should rounding ever say so, it starts inside (not in
      * capsules of radius 0). */
-    if (r == 0.0 && axis < 0) return CAST_INSIDE;
+    if (r == 0.0 && axis < 0) return VX_CAST_INSIDE;
     if (axis >= 0) {
         bool face = true;
         if (r > 0.0)
@@ -208,7 +219,7 @@ static cast_result cast_box(const double o[3], const double d[3], const double h
             *t = t_in;
             n[0] = n[1] = n[2] = 0.0;
             n[axis] = d[axis] > 0.0 ? -1.0 : 1.0;
-            return CAST_HIT;
+            return VX_CAST_HIT;
         }
     }
 
@@ -228,28 +239,18 @@ static cast_result cast_box(const double o[3], const double d[3], const double h
             }
         }
     }
-    return found ? CAST_HIT : CAST_MISS;
+    return found ? VX_CAST_HIT : VX_CAST_MISS;
 }
 
 /* The cast of a sphere of radius r >= 0 (a ray for 0) against shape. */
 static bool cast_shape(const vx_collider *shape, const vx_transform *pose, vx_vec3 origin, double r,
                        vx_vec3 direction, float max_distance, vx_cast_hit *hit)
 {
-    if (!(max_distance > 0.0f) || !vx_vec3_is_finite(origin) || !vx_vec3_is_finite(direction)) return false;
-
-    frame f;
-    frame_make(pose, shape->type != VX_SHAPE_SPHERE, &f);
-    double ow[3] = {origin.x, origin.y, origin.z};
-    double dw[3] = {direction.x, direction.y, direction.z};
-    double rel[3] = {ow[0] - f.pos[0], ow[1] - f.pos[1], ow[2] - f.pos[2]};
-    double o[3], d[3];
-    for (int i = 0; i < 3; i++) {
-        o[i] = dot3(f.axis[i], rel);
-        d[i] = dot3(f.axis[i], dw);
-    }
-
+    vx_cast_local local;
+    if (!vx_cast_begin(pose, shape->type != VX_SHAPE_SPHERE, origin, direction, max_distance, &local)) return false;
+    const double *o = local.o, *d = local.d;
     double t = 0.0, n[3] = {0.0, 0.0, 0.0};
-    cast_result result = CAST_MISS;
+    vx_cast_result result = VX_CAST_MISS;
     switch (shape->type) {
     case VX_SHAPE_SPHERE: result = cast_sphere(o, d, (double)shape->radius + r, &t, n); break;
     case VX_SHAPE_CAPSULE:
@@ -261,31 +262,7 @@ static bool cast_shape(const vx_collider *shape, const vx_transform *pose, vx_ve
         break;
     }
     }
-    if (result == CAST_MISS) return false;
-    if (result == CAST_INSIDE) {
-        hit->distance = 0.0f;
-        hit->point = origin;
-        hit->normal = vx_vec3_neg(direction);
-        return true;
-    }
-    if (!(t <= (double)max_distance)) return false;
-
-    double nw[3], len_sq = 0.0;
-    for (int w = 0; w < 3; w++) {
-        nw[w] = f.axis[0][w] * n[0] + f.axis[1][w] * n[1] + f.axis[2][w] * n[2];
-        len_sq += nw[w] * nw[w];
-    }
-    /* A zero-radius shape hit dead centre has no normal: face the ray. */
-    double inv = len_sq > 0.0 ? 1.0 / sqrt(len_sq) : 0.0;
-    double p[3];
-    for (int w = 0; w < 3; w++) {
-        nw[w] = len_sq > 0.0 ? nw[w] * inv : -dw[w];
-        p[w] = ow[w] + t * dw[w] - nw[w] * r;
-    }
-    hit->distance = (float)t;
-    hit->point = vx_vec3_make((float)p[0], (float)p[1], (float)p[2]);
-    hit->normal = vx_vec3_make((float)nw[0], (float)nw[1], (float)nw[2]);
-    return true;
+    return vx_cast_end(&local, result, t, n, r, origin, direction, max_distance, hit);
 }
 
 bool vx_ray_cast_shape(const vx_collider *shape, const vx_transform *pose, vx_vec3 origin, vx_vec3 direction,

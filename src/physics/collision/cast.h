@@ -1,12 +1,14 @@
-/* Ray casts and sphere casts against one collider placed in the world
- * (private to the physics module; the world's queries, voltex/world.h, run
- * them on the bodies the broad-phase tree finds along the way). Exact: the
- * distance, point and normal are the analytic answer to float precision. */
+/* Ray casts and sphere casts against one collider or convex hull placed in
+ * the world (private to the physics module; the world's queries,
+ * voltex/world.h, run them on the bodies the broad-phase tree finds along
+ * the way). Exact: the distance, point and normal are the analytic answer to
+ * float precision. */
 #ifndef VOLTEX_PHYSICS_COLLISION_CAST_H
 #define VOLTEX_PHYSICS_COLLISION_CAST_H
 
 #include <stdbool.h>
 
+#include "physics/body/hull.h"
 #include "voltex/ecs.h"
 #include "voltex/math.h"
 #include "voltex/physics.h"
@@ -31,5 +33,18 @@ bool vx_ray_cast_shape(const vx_collider *shape, const vx_transform *pose, vx_ve
  * shape hits at distance 0 with point = origin and normal = -direction. */
 bool vx_sphere_cast_shape(const vx_collider *shape, const vx_transform *pose, vx_vec3 origin, float radius,
                           vx_vec3 direction, float max_distance, vx_cast_hit *hit);
+
+/* The same against a convex hull placed at pose (its vertices are in the
+ * frame pose places in the world), with the same conventions: the hull is
+ * the intersection of its faces' planes, its edges the segments between its
+ * vertices; the normal is the entered face's (through an edge or a vertex:
+ * the lowest index of the faces entered at the same distance) or, for a
+ * sphere meeting an edge or a vertex, the direction from the hull's point
+ * closest to the centre to the centre. Exact as far as the vertices lie on
+ * their faces' planes (cast_hull.c says how far that is). */
+bool vx_ray_cast_hull(const vx_hull *hull, const vx_transform *pose, vx_vec3 origin, vx_vec3 direction,
+                      float max_distance, vx_cast_hit *hit);
+bool vx_sphere_cast_hull(const vx_hull *hull, const vx_transform *pose, vx_vec3 origin, float radius,
+                         vx_vec3 direction, float max_distance, vx_cast_hit *hit);
 
 #endif
