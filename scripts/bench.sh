@@ -21,7 +21,7 @@
 #
 # --threads N and --order sequential|colored are passed to voltex-sim (they
 # override the scenes' solver.threads and solver.order; Bullet always runs
-# on one thread).
+# on one thread, Box3D on --threads N workers, else one).
 #
 # --speedup N runs every voltex-sim run twice in turn, on one thread and on
 # N threads (interleaved, so that both see the same machine: a shared
@@ -30,7 +30,11 @@
 #
 # --peers also builds bench/peer_bullet (Bullet 3, installing libbullet-dev
 # when missing) in its own build directory and prints Bullet's row under each
-# of ours, with the ratio voltex/bullet of median ms/step.
+# of ours. When BOX3D_DIR is set (a Box3D checkout: git clone
+# https://github.com/erincatto/box3d), it also builds bench/peer_box3d from
+# that checkout (-DVOLTEX_BOX3D_PEER=ON -DBOX3D_DIR=...) and prints Box3D's
+# row too (Box3D's defaults: 4 substeps, one worker, or N with --threads N).
+# A peer's row has the ratio voltex/peer of median ms/step.
 #
 # A scene the loader rejects shows as "rejected: <message>" and the others
 # still run. The table goes to stdout, progress to stderr.
@@ -99,6 +103,15 @@ if [ -n "$order" ]; then
     sim_args+=(--order "$order")
 fi
 
+# The Box3D peer: BOX3D_DIR, checked before anything is built.
+box3d_dir=""
+if [ "$peers" -eq 1 ] && [ -n "${BOX3D_DIR:-}" ]; then
+    box3d_dir=$(cd "$BOX3D_DIR" 2>/dev/null && pwd) ||
+        { vx_log "BOX3D_DIR='$BOX3D_DIR' is not a directory (a Box3D checkout: git clone https://github.com/erincatto/box3d)"; exit 2; }
+    [ -f "$box3d_dir/include/box3d/box3d.h" ] && [ -f "$box3d_dir/CMakeLists.txt" ] ||
+        { vx_log "BOX3D_DIR='$BOX3D_DIR' is not a Box3D checkout (no include/box3d/box3d.h or CMakeLists.txt)"; exit 2; }
+fi
+
 # A scene argument: a file, or a name under scenes/bench/.
 resolve_scene() {
     if [ -f "$1" ]; then printf '%s\n' "$1"
@@ -126,13 +139,26 @@ vx_log "building voltex-sim (Release) in $build"
 vx_build "$build" Release -DVOLTEX_BUILD_TESTS=OFF -- voltex-sim
 sim="$build/voltex-sim"
 peer=""
+box3d_peer=""
+box3d_label=""
 if [ "$peers" -eq 1 ]; then
     peer_build="$vx_root/build/bench-peers"
     vx_install g++ libbullet-dev
     vx_log "building bench/peer_bullet (Release) in $peer_build"
     vx_build "$peer_build" Release -DVOLTEX_BUILD_TESTS=OFF -DVOLTEX_BULLET_PEER=ON -- peer_bullet
     peer="$peer_build/bench/peer_bullet"
+    if [ -n "$box3d_dir" ]; then
+        box3d_build="$vx_root/build/bench-box3d"
+        vx_log "building bench/peer_box3d (Release) from $box3d_dir in $box3d_build"
+        vx_build "$box3d_build" Release -DVOLTEX_BUILD_TESTS=OFF -DVOLTEX_BOX3D_PEER=ON -DBOX3D_DIR="$box3d_dir" -- peer_box3d
+        box3d_peer="$box3d_build/bench/peer_box3d"
+        box3d_label="Box3D $(git -C "$box3d_dir" log -1 --format='%h %cs' 2>/dev/null || echo '(not a git checkout)')"
+    else
+        vx_log "BOX3D_DIR is not set: no Box3D row (see docs/benchmarks.md)"
+    fi
 fi
+box3d_args=()
+[ -z "$threads" ] || box3d_args+=(--workers "$threads")
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/voltex-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -189,6 +215,9 @@ run_engine() {
                 [ "$code" -eq 0 ] || mv "$out.threads.$r" "$out.$r"
                 [ "$code" -ne 0 ] || parse_stats "$prefix" "$out.threads.$r" >"$out.threads.$r.kv"
             fi
+        elif [ "$engine" = box3d ]; then
+            prefix="peer_box3d"
+            "$box3d_peer" "$scene" ${box3d_args[@]+"${box3d_args[@]}"} >"$out.$r" 2>&1 || code=$?
         else
             prefix="peer_bullet"
             "$peer" "$scene" >"$out.$r" 2>&1 || code=$?
@@ -237,6 +266,10 @@ print_row() { # print_row SCENE ENGINE OUT_PREFIX [RATIO]
     else
         stages=$(LC_ALL=C printf "%.2f/%.2f/%.2f/%.2f" "$s1" "$s2" "$s3" "$s4")
     fi
+    if [ "$stages" = - ] && [ "$s1" != - ] && [ "$s2" != - ] && [ "$s3" != - ]; then
+        # Box3D: its solve stage includes the integration
+        stages=$(LC_ALL=C printf "%.2f/%.2f/%.2f/-" "$s1" "$s2" "$s3")
+    fi
     LC_ALL=C printf "$row_format" "$scene" "$engine" "$(figure "$out" bodies)" "$(figure "$out" steps)" \
         "$(fmt "$(figure "$out" median)" %.3f)" "$(fmt "$(figure "$out" p95)" %.3f)" "$steps_s" \
         "$(fmt "$(figure "$out" contacts)" %.1f)" "$stages" "$(fmt "$(figure "$out" displacement)" %.4g)" "$ratio"
@@ -246,13 +279,13 @@ print_row() { # print_row SCENE ENGINE OUT_PREFIX [RATIO]
 for scene in "${scenes[@]}"; do
     name=$(scene_name "$scene")
     run_engine voltex "$scene" "$work/$name.voltex"
-    if [ -n "$peer" ]; then
+    for engine in ${peer:+bullet} ${box3d_peer:+box3d}; do
         if [[ "$(cat "$work/$name.voltex.status")" == rejected:* ]]; then
-            echo "skipped (the scene is rejected by voltex-sim)" >"$work/$name.bullet.status"
+            echo "skipped (the scene is rejected by voltex-sim)" >"$work/$name.$engine.status"
         else
-            run_engine bullet "$scene" "$work/$name.bullet"
+            run_engine "$engine" "$scene" "$work/$name.$engine"
         fi
-    fi
+    done
 done
 
 # The trace speed: one scene, once, with every frame of the CSV body trace.
@@ -301,24 +334,34 @@ if [ -n "$speedup" ]; then
     echo "x$speedup = voltex-sim on $speedup threads, run in turn with each one-thread run; its ratio = one-thread median ms / $speedup-thread median ms"
 fi
 if [ -n "$peer" ]; then
-    echo "ratio = voltex median ms / bullet median ms (Bullet $(pkg-config --modversion bullet 2>/dev/null || echo '?'));" \
+    echo "bullet ratio = voltex median ms / bullet median ms (Bullet $(pkg-config --modversion bullet 2>/dev/null || echo '?'));" \
          "bullet contacts = every point of its persistent manifolds, also those within its breaking distance"
 fi
+if [ -n "$box3d_peer" ]; then
+    echo "box3d ratio = voltex median ms / box3d median ms ($box3d_label, its defaults: 4 substeps," \
+         "${threads:-1} worker(s), no sleeping); box3d stages = pairs/collide/solve (integration inside solve);" \
+         "box3d contacts = every point of its touching manifolds, speculative ones included"
+fi
 LC_ALL=C printf "$row_format" scene engine bodies steps "median ms" "p95 ms" steps/s contacts stages disp ratio
+# peer_ratio NAME ENGINE: voltex median ms / ENGINE median ms ("-" unless both ran)
+peer_ratio() {
+    if [ "$(cat "$work/$1.voltex.status")" = ok ] && [ "$(cat "$work/$1.$2.status")" = ok ]; then
+        awk -v a="$(figure "$work/$1.voltex" median)" -v b="$(figure "$work/$1.$2" median)" \
+            'BEGIN { if (b + 0 > 0) printf "%.2f", a / b; else print "-" }'
+    else
+        echo "-"
+    fi
+}
 for scene in "${scenes[@]}"; do
     name=$(scene_name "$scene")
-    ratio="-"
-    if [ -n "$peer" ] && [ "$(cat "$work/$name.voltex.status")" = ok ] && [ "$(cat "$work/$name.bullet.status")" = ok ]; then
-        ratio=$(awk -v a="$(figure "$work/$name.voltex" median)" -v b="$(figure "$work/$name.bullet" median)" \
-            'BEGIN { if (b + 0 > 0) printf "%.2f", a / b; else print "-" }')
-    fi
-    print_row "$name" voltex "$work/$name.voltex" "$ratio"
+    print_row "$name" voltex "$work/$name.voltex"
     if [ -n "$speedup" ] && [ "$(cat "$work/$name.voltex.status")" = ok ]; then
         gain=$(awk -v a="$(figure "$work/$name.voltex" median)" -v b="$(figure "$work/$name.voltex.threads" median)" \
             'BEGIN { if (b + 0 > 0) printf "%.2fx", a / b; else print "-" }')
         print_row "$name" "x$speedup" "$work/$name.voltex.threads" "$gain"
     fi
-    if [ -n "$peer" ]; then print_row "$name" bullet "$work/$name.bullet"; fi
+    if [ -n "$peer" ]; then print_row "$name" bullet "$work/$name.bullet" "$(peer_ratio "$name" bullet)"; fi
+    if [ -n "$box3d_peer" ]; then print_row "$name" box3d "$work/$name.box3d" "$(peer_ratio "$name" box3d)"; fi
 done
 if [ -n "$trace_line" ]; then echo "$trace_line"; fi
 exit 0
