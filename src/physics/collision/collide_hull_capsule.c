@@ -209,6 +209,16 @@ static float face_height(const pair *c, int f, float s)
     return vx_vec3_dot(c->h->faces[f].normal, seg_at(c, s)) - c->h->faces[f].offset;
 }
 
+/* The point of face f under the segment point at s (on the face's polygon)
+ * with the radius less the height as its depth. */
+static void add_face_point(const pair *c, int f, float s, uint32_t on_capsule, contact *ct)
+{
+    float height = face_height(c, f, s);
+    vx_vec3 below = vx_vec3_sub(seg_at(c, s), vx_vec3_scale(c->h->faces[f].normal, height));
+    add_point(c, ct, clamp_to_face(c->h, f, below), c->radius - height,
+              feature_id(on_capsule, hull_feature(HC_HULL_FACE, f)));
+}
+
 /* Contact with face f, normal its outward one. A capsule lying along the
  * face gives the ends of its segment clipped to the face's side planes;
  * otherwise one point at s_single, or (deepest) at the deeper end of the
@@ -217,35 +227,20 @@ static float face_height(const pair *c, int f, float s)
  * is on the face. */
 static void face_contact(const pair *c, int f, float s_single, bool deepest, contact *ct)
 {
-    vx_vec3 n = c->h->faces[f].normal;
-    ct->normal = n;
+    ct->normal = c->h->faces[f].normal;
     float lo, hi;
     bool clipped = clip_to_face(c, f, &lo, &hi);
-    bool flat = fabsf(vx_vec3_dot(c->u, n)) <= HC_FLAT_SIN;
-    float ss[2];
-    uint32_t fs[2];
-    int count;
-    if (clipped && flat && hi - lo >= HC_MIN_SPAN) {
-        ss[0] = lo;
-        ss[1] = hi;
-        fs[0] = HC_CAPSULE_LINE_END0;
-        fs[1] = HC_CAPSULE_LINE_END1;
-        count = 2;
-    } else {
-        if (deepest) {
-            float a = clipped ? lo : -c->half;
-            float b = clipped ? hi : c->half;
-            s_single = face_height(c, f, a) <= face_height(c, f, b) ? a : b;
-        }
-        ss[0] = s_single;
-        fs[0] = segment_feature(s_single, c->half);
-        count = 1;
+    if (clipped && fabsf(vx_vec3_dot(c->u, ct->normal)) <= HC_FLAT_SIN && hi - lo >= HC_MIN_SPAN) {
+        add_face_point(c, f, lo, HC_CAPSULE_LINE_END0, ct);
+        add_face_point(c, f, hi, HC_CAPSULE_LINE_END1, ct);
+        return;
     }
-    for (int i = 0; i < count; i++) {
-        float height = face_height(c, f, ss[i]);
-        vx_vec3 on_face = clamp_to_face(c->h, f, vx_vec3_sub(seg_at(c, ss[i]), vx_vec3_scale(n, height)));
-        add_point(c, ct, on_face, c->radius - height, feature_id(fs[i], hull_feature(HC_HULL_FACE, f)));
+    if (deepest) {
+        float a = clipped ? lo : -c->half;
+        float b = clipped ? hi : c->half;
+        s_single = face_height(c, f, a) <= face_height(c, f, b) ? a : b;
     }
+    add_face_point(c, f, s_single, segment_feature(s_single, c->half), ct);
 }
 
 /* The parameter in [lo, hi] of the segment point nearest the line of edge
@@ -277,6 +272,16 @@ static bool clip_to_edge(const pair *c, int k, float *lo, float *hi)
     return clip_halfspace(-at - c->tol, -along, lo, hi) && clip_halfspace(at - len - c->tol, along, lo, hi);
 }
 
+/* The point of edge k nearest the segment point at s, with the radius less
+ * their distance as its depth. */
+static void add_edge_point(const pair *c, int k, float s, uint32_t on_capsule, contact *ct)
+{
+    vx_vec3 p = seg_at(c, s);
+    vx_vec3 q = closest_on_edge(vertex(c->h, 2 * k), vertex(c->h, 2 * k + 1), p);
+    add_point(c, ct, q, c->radius - vx_vec3_length(vx_vec3_sub(p, q)),
+              feature_id(on_capsule, hull_feature(HC_HULL_EDGE, k)));
+}
+
 /* A capsule lying along edge k, beside it: its segment clipped to the
  * edge's length (plus tol) gives two points, each with its own distance to
  * the edge, under the normal already in ct. Nothing when it is not along. */
@@ -288,14 +293,8 @@ static void edge_line_contact(const pair *c, int k, contact *ct)
     if (!(across_sq <= HC_FLAT_SIN * HC_FLAT_SIN)) return;
     float lo, hi;
     if (!clip_to_edge(c, k, &lo, &hi) || hi - lo < HC_MIN_SPAN) return;
-    float ss[2] = {lo, hi};
-    uint32_t fs[2] = {HC_CAPSULE_LINE_END0, HC_CAPSULE_LINE_END1};
-    for (int i = 0; i < 2; i++) {
-        vx_vec3 p = seg_at(c, ss[i]);
-        vx_vec3 q = closest_on_edge(v0, v1, p);
-        add_point(c, ct, q, c->radius - vx_vec3_length(vx_vec3_sub(p, q)),
-                  feature_id(fs[i], hull_feature(HC_HULL_EDGE, k)));
-    }
+    add_edge_point(c, k, lo, HC_CAPSULE_LINE_END0, ct);
+    add_edge_point(c, k, hi, HC_CAPSULE_LINE_END1, ct);
 }
 
 /* Whether the segment meets the solid hull (is below every face plane
