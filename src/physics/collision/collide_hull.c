@@ -161,7 +161,17 @@ static void local_push(local_manifold *lm, vx_vec3 pa, vx_vec3 pb, float depth, 
     lm->count++;
 }
 
-/* ---------------- separating axes ---------------- */
+/* ---------------- separating axes ----------------
+ *
+ * The queries find what testing every face against every vertex and every
+ * edge pair would (the same values, the same winners), but skip the axes
+ * that an upper bound of their separation shows cannot matter. The bounds
+ * come from the other hull's inner ball (its centroid and inner radius):
+ * every point of that ball is in the hull, so along a direction u the hull
+ * reaches at least inner_radius below u . centroid. An axis is skipped only
+ * when its bound is below what it would have to beat by prune_guard, which
+ * covers the rounding of the bounds and vertices off their faces' planes by
+ * up to the hulls' tolerances. */
 
 typedef struct {
     float sep;
@@ -174,71 +184,125 @@ typedef struct {
     bool valid;
 } edge_query;
 
+/* The slack of the bounds: 1e-4 of the pair's size and distance from the
+ * working frame's origin, plus 64 hull tolerances. */
+static float prune_guard(const placed_hull *a, const placed_hull *b)
+{
+    float size = vx_vec3_length(a->centroid) + vx_vec3_length(b->centroid) + hull_reach(a->h) + hull_reach(b->h);
+    return 1e-4f * size + 64.0f * (a->h->tolerance + b->h->tolerance);
+}
+
+/* The separation of other from ref's face f: other's lowest vertex along
+ * the face normal, over the face's plane. */
+static float face_separation(const placed_hull *ref, int f, const placed_hull *other)
+{
+    vx_vec3 n = ref->f[f].n;
+    const vx_vec3 *v = other->v;
+    float lo = vx_vec3_dot(n, v[0]);
+    for (int k = 1; k < other->h->vertex_count; k++) lo = vx_collide_minf(lo, vx_vec3_dot(n, v[k]));
+    return lo - ref->f[f].d;
+}
+
 /* The largest separation of other from ref's face planes (the lowest face on
- * ties); false when some face separates them by margin or more. */
-static bool query_faces(const placed_hull *ref, const placed_hull *other, float margin, face_query *q)
+ * ties); false when some face separates them by margin or more. A face's
+ * separation is at most its plane's height under other's inner ball: the
+ * face with the highest such bound is measured first, and then only the
+ * faces whose bound comes within guard of the best so far. */
+static bool query_faces(const placed_hull *ref, const placed_hull *other, float margin, float guard, face_query *q)
 {
     const vx_hull *rh = ref->h;
-    int nv = other->h->vertex_count;
+    float bound[HULL_MAX_FACES];
+    vx_vec3 c = other->centroid;
+    float inner = other->h->inner_radius;
+    int first = 0;
     for (int f = 0; f < rh->face_count; f++) {
-        vx_vec3 n = ref->f[f].n;
-        float lo = vx_vec3_dot(n, other->v[0]);
-        for (int k = 1; k < nv; k++) lo = vx_collide_minf(lo, vx_vec3_dot(n, other->v[k]));
-        float sep = lo - ref->f[f].d;
+        bound[f] = vx_vec3_dot(ref->f[f].n, c) - ref->f[f].d - inner;
+        if (bound[f] > bound[first]) first = f;
+    }
+    q->face = first;
+    q->sep = face_separation(ref, first, other);
+    if (!(q->sep < margin)) return false;
+    float floor = q->sep - guard;
+    for (int f = 0; f < rh->face_count; f++) {
+        if (f == first || bound[f] < floor) continue;
+        float sep = face_separation(ref, f, other);
         if (!(sep < margin)) return false;
-        if (f == 0 || sep > q->sep) {
+        if (sep > q->sep || (sep == q->sep && f < q->face)) {
             q->sep = sep;
             q->face = f;
+            floor = sep - guard;
         }
     }
     return true;
 }
 
-/* Per undirected edge k (half-edges 2k, 2k + 1): its direction from the
- * origin of 2k to that of 2k + 1, and the cross product of its faces'
- * normals (face of 2k + 1 x face of 2k) for the Minkowski test. */
-static void edge_data(const placed_hull *ph, vx_vec3 *dir, vx_vec3 *arc)
+/* The undirected edges of ph that can make an axis separating by floor or
+ * more (all of them for floor -infinity), in increasing order, with their
+ * directions (from the origin of 2k to that of 2k + 1) and the cross
+ * products of their faces' normals (face of 2k + 1 x face of 2k) for the
+ * Minkowski test. An edge pair's axis u lies on the edge's arc (between its
+ * faces' normals n0 and n1) and the edge is its hull's extreme along u, so
+ * the pair separates by at most u . (other centroid - edge point) less the
+ * other hull's inner radius; over the arc u . w is at most the larger of
+ * n0 . w and n1 . w plus |w| (1 - n0 . n1) / 2. */
+static int edge_candidates(const placed_hull *ph, vx_vec3 other_centroid, float other_inner, float floor, int *list,
+                           vx_vec3 *dir, vx_vec3 *arc)
 {
     const vx_hull *h = ph->h;
+    int n = 0;
     for (int k = 0; k < h->edge_count / 2; k++) {
-        dir[k] = vx_vec3_sub(ph->v[edge_dest(h, 2 * k)], ph->v[edge_origin(h, 2 * k)]);
-        arc[k] = vx_vec3_cross(ph->f[h->edges[2 * k + 1].face].n, ph->f[h->edges[2 * k].face].n);
+        vx_vec3 n0 = ph->f[h->edges[2 * k].face].n, n1 = ph->f[h->edges[2 * k + 1].face].n;
+        vx_vec3 p = ph->v[edge_origin(h, 2 * k)];
+        vx_vec3 w = vx_vec3_sub(other_centroid, p);
+        float bound = vx_collide_maxf(vx_vec3_dot(n0, w), vx_vec3_dot(n1, w)) +
+                      vx_vec3_length(w) * (0.5f * (1.0f - vx_vec3_dot(n0, n1))) - other_inner;
+        if (bound < floor) continue;
+        list[n] = k;
+        dir[n] = vx_vec3_sub(ph->v[edge_dest(h, 2 * k)], p);
+        arc[n] = vx_vec3_cross(n1, n0);
+        n++;
     }
+    return n;
 }
 
 /* The edge pairs whose Gauss-map arcs cross (A's arc between its faces'
  * normals a, b; B's between the negated normals c, d): only those make a
  * face of the Minkowski difference A - B, so only their cross products can
  * separate. The separation along the cross product oriented away from A's
- * centroid; false when one separates by margin or more. */
-static bool query_edges(const placed_hull *a, const placed_hull *b, float margin, edge_query *q)
+ * centroid; false when one separates by margin or more. Pairs whose bound
+ * (edge_candidates) is below floor are left out: q is then the best of the
+ * others, which is the best of all whenever that is floor or more. */
+static bool query_edges(const placed_hull *a, const placed_hull *b, float margin, float floor, edge_query *q)
 {
+    int list_a[HULL_MAX_EDGES], list_b[HULL_MAX_EDGES];
     vx_vec3 dir_a[HULL_MAX_EDGES], arc_a[HULL_MAX_EDGES], dir_b[HULL_MAX_EDGES], arc_b[HULL_MAX_EDGES];
-    edge_data(a, dir_a, arc_a);
-    edge_data(b, dir_b, arc_b);
     const vx_hull *ha = a->h, *hb = b->h;
-    int na = ha->edge_count / 2, nb = hb->edge_count / 2;
-    float reach = hull_reach(ha) + hull_reach(hb);
     q->valid = false;
     q->sep = 0.0f;
     q->ea = q->eb = 0;
-    for (int i = 0; i < na; i++) {
+    int na = edge_candidates(a, b->centroid, hb->inner_radius, floor, list_a, dir_a, arc_a);
+    if (na == 0) return true;
+    int nb = edge_candidates(b, a->centroid, ha->inner_radius, floor, list_b, dir_b, arc_b);
+    float reach = hull_reach(ha) + hull_reach(hb);
+    for (int s = 0; s < na; s++) {
+        int i = list_a[s];
         vx_vec3 na_ = a->f[ha->edges[2 * i].face].n, nb_ = a->f[ha->edges[2 * i + 1].face].n;
-        vx_vec3 bxa = arc_a[i];
+        vx_vec3 bxa = arc_a[s];
         vx_vec3 pa = a->v[edge_origin(ha, 2 * i)];
-        float ea_sq = vx_vec3_length_sq(dir_a[i]);
-        for (int j = 0; j < nb; j++) {
+        float ea_sq = vx_vec3_length_sq(dir_a[s]);
+        for (int t = 0; t < nb; t++) {
+            int j = list_b[t];
             vx_vec3 c = vx_vec3_neg(b->f[hb->edges[2 * j].face].n);
             vx_vec3 d = vx_vec3_neg(b->f[hb->edges[2 * j + 1].face].n);
             float cba = vx_vec3_dot(c, bxa), dba = vx_vec3_dot(d, bxa);
             if (!(cba * dba < 0.0f)) continue;
-            vx_vec3 dxc = arc_b[j];
+            vx_vec3 dxc = arc_b[t];
             float adc = vx_vec3_dot(na_, dxc), bdc = vx_vec3_dot(nb_, dxc);
             if (!(adc * bdc < 0.0f && cba * bdc > 0.0f)) continue;
 
-            vx_vec3 axis = vx_vec3_cross(dir_a[i], dir_b[j]);
+            vx_vec3 axis = vx_vec3_cross(dir_a[s], dir_b[t]);
             float len_sq = vx_vec3_length_sq(axis);
-            float lens_sq = ea_sq * vx_vec3_length_sq(dir_b[j]);
+            float lens_sq = ea_sq * vx_vec3_length_sq(dir_b[t]);
             if (!(len_sq >= HULL_EDGE_MIN_SIN * HULL_EDGE_MIN_SIN * lens_sq) || !(len_sq > 0.0f)) continue;
             float len = sqrtf(len_sq);
             axis = vx_vec3_scale(axis, 1.0f / len);
@@ -644,11 +708,11 @@ static bool edge_contact(const placed_hull *a, int ea, const placed_hull *b, int
 static void collide_placed(const placed_hull *a, const placed_hull *b, float margin, local_manifold *lm)
 {
     memset(lm, 0, sizeof *lm);
+    float guard = prune_guard(a, b);
     face_query fa, fb;
     edge_query eq;
-    if (!query_faces(a, b, margin, &fa)) return;
-    if (!query_faces(b, a, margin, &fb)) return;
-    if (!query_edges(a, b, margin, &eq)) return;
+    if (!query_faces(a, b, margin, guard, &fa)) return;
+    if (!query_faces(b, a, margin, guard, &fb)) return;
 
     float inner = vx_collide_minf(a->h->inner_radius, b->h->inner_radius);
     float lin_tol = vx_collide_minf(HULL_LINEAR_TOL, HULL_LINEAR_TOL_SIZE_FRACTION * inner);
@@ -658,7 +722,12 @@ static void collide_placed(const placed_hull *a, const placed_hull *b, float mar
     float merge = HULL_MERGE_TOL * vx_collide_maxf(1.0f, vx_collide_maxf(hull_size(a->h), hull_size(b->h)));
 
     float max_face = vx_collide_maxf(fa.sep, fb.sep);
-    bool use_edge = eq.valid && eq.sep > max_face + HULL_EDGE_REL_TOL * fabsf(max_face) + lin_tol;
+    /* An edge pair matters when it separates by margin or more (then there
+     * is no contact) or beats the faces by the preference: the pairs that
+     * can do neither are not measured. */
+    float edge_wins = max_face + HULL_EDGE_REL_TOL * fabsf(max_face) + lin_tol;
+    if (!query_edges(a, b, margin, vx_collide_minf(margin, edge_wins) - guard, &eq)) return;
+    bool use_edge = eq.valid && eq.sep > edge_wins;
     if (use_edge) {
         if (edge_contact(a, eq.ea, b, eq.eb, margin, lm)) return;
         /* The closest points were clamped beyond margin: the best face tries. */
@@ -679,15 +748,21 @@ static void collide_placed(const placed_hull *a, const placed_hull *b, float mar
     }
     if (lm->count > 0) return;
     /* A face chosen by preference can clip away every point of a contact
-     * that is really edge against edge: the best edge pair then, or the
-     * faces' closest edges along the face normal (edges meeting only at
-     * the ends of their arcs, as boxes turned about one common axis do, are
-     * no pair), whichever finds the pair farther apart: the larger gap is
-     * the closer bound of the distance. */
+     * that is really edge against edge: the best edge pair then (of all the
+     * pairs: the query above may have left the lesser ones out), or the
+     * faces' closest edges along the face normal (edges meeting only at the
+     * ends of their arcs, as boxes turned about one common axis do, are no
+     * pair), whichever finds the pair farther apart: the larger gap is the
+     * closer bound of the distance. */
     local_manifold by_edge, by_faces;
     memset(&by_edge, 0, sizeof by_edge);
     memset(&by_faces, 0, sizeof by_faces);
-    if (eq.valid && !use_edge) edge_contact(a, eq.ea, b, eq.eb, margin, &by_edge);
+    if (!use_edge) {
+        /* No pair separates by margin (the first query would have seen it),
+         * so this query runs to the end. */
+        query_edges(a, b, margin, -INFINITY, &eq);
+        if (eq.valid) edge_contact(a, eq.ea, b, eq.eb, margin, &by_edge);
+    }
     by_faces.normal = normal;
     face_edges_contact(a, face_a, b, face_b, margin, &by_faces);
     bool faces_farther = by_faces.count > 0 && (by_edge.count == 0 || by_faces.depth[0] < by_edge.depth[0]);
