@@ -251,19 +251,26 @@ static vx_transform resting_pose(const vx_hull *ha, const vx_transform *ta, int 
     return place(pos, q);
 }
 
+/* A new case of that kind, its hull (and for hull-hull the second one)
+ * drawn at random. */
+static hull_case *new_case(fixture *f, case_kind kind, vx_test_rng *r)
+{
+    hull_case *c = &f->cases[f->case_count++];
+    c->kind = kind;
+    c->a = (int)(vx_test_rng_next(r) % (uint32_t)f->hull_count);
+    if (kind == CASE_HULL_HULL) c->b = (int)(vx_test_rng_next(r) % (uint32_t)f->hull_count);
+    return c;
+}
+
 static void generate(fixture *f)
 {
     vx_test_rng r = {0x4B1Du};
     memset(f, 0, sizeof *f);
     make_hulls(f, &r);
     build_hulls(f);
-    const int n_hulls = f->hull_count;
     /* hull-hull at random offsets: deep, touching or apart */
     for (int k = 0; k < 120; k++) {
-        hull_case *c = &f->cases[f->case_count++];
-        c->kind = CASE_HULL_HULL;
-        c->a = (int)(vx_test_rng_next(&r) % (uint32_t)n_hulls);
-        c->b = (int)(vx_test_rng_next(&r) % (uint32_t)n_hulls);
+        hull_case *c = new_case(f, CASE_HULL_HULL, &r);
         c->ta = place(vx_test_rng_vec3(&r, -2.0f, 2.0f), random_quat(&r));
         float size = 0.5f * (hull_extent(f->hulls[c->a]) + hull_extent(f->hulls[c->b]));
         vx_vec3 off = vx_vec3_scale(random_dir(&r), rnd(&r, 0.0f, 1.1f) * size);
@@ -272,10 +279,7 @@ static void generate(fixture *f)
     }
     /* hull-hull touching: from 2 cm into each other to 1 cm apart */
     for (int k = 0; k < 120; k++) {
-        hull_case *c = &f->cases[f->case_count++];
-        c->kind = CASE_HULL_HULL;
-        c->a = (int)(vx_test_rng_next(&r) % (uint32_t)n_hulls);
-        c->b = (int)(vx_test_rng_next(&r) % (uint32_t)n_hulls);
+        hull_case *c = new_case(f, CASE_HULL_HULL, &r);
         c->ta = place(vx_test_rng_vec3(&r, -2.0f, 2.0f), random_quat(&r));
         c->tb.rotation = random_quat(&r);
         c->margin = random_margin(&r);
@@ -285,10 +289,7 @@ static void generate(fixture *f)
     /* hull-hull resting face on face: a at rest or turned, spins of none, a
      * quarter turn or any, sunk 0, 1 mm or 1 cm, shifted a little or not */
     for (int k = 0; k < 80; k++) {
-        hull_case *c = &f->cases[f->case_count++];
-        c->kind = CASE_HULL_HULL;
-        c->a = (int)(vx_test_rng_next(&r) % (uint32_t)n_hulls);
-        c->b = (int)(vx_test_rng_next(&r) % (uint32_t)n_hulls);
+        hull_case *c = new_case(f, CASE_HULL_HULL, &r);
         const vx_hull *ha = f->hulls[c->a], *hb = f->hulls[c->b];
         c->ta = place(vx_test_rng_vec3(&r, -2.0f, 2.0f), k % 2 ? random_quat(&r) : vx_quat_identity());
         int fa = (int)(vx_test_rng_next(&r) % ha->face_count), fb = (int)(vx_test_rng_next(&r) % hb->face_count);
@@ -302,9 +303,7 @@ static void generate(fixture *f)
     }
     /* hull-box: touching along a random direction, and resting on a face */
     for (int k = 0; k < 80; k++) {
-        hull_case *c = &f->cases[f->case_count++];
-        c->kind = CASE_HULL_BOX;
-        c->a = (int)(vx_test_rng_next(&r) % (uint32_t)n_hulls);
+        hull_case *c = new_case(f, CASE_HULL_BOX, &r);
         c->half = vx_test_rng_vec3(&r, 0.1f, 0.8f);
         c->ta = place(vx_test_rng_vec3(&r, -2.0f, 2.0f), k % 4 == 3 ? vx_quat_identity() : random_quat(&r));
         c->margin = random_margin(&r);
@@ -326,9 +325,7 @@ static void generate(fixture *f)
     }
     /* hull-sphere: around the hull, the centre inside it at times */
     for (int k = 0; k < 100; k++) {
-        hull_case *c = &f->cases[f->case_count++];
-        c->kind = CASE_HULL_SPHERE;
-        c->a = (int)(vx_test_rng_next(&r) % (uint32_t)n_hulls);
+        hull_case *c = new_case(f, CASE_HULL_SPHERE, &r);
         c->ta = place(vx_test_rng_vec3(&r, -2.0f, 2.0f), random_quat(&r));
         c->radius = rnd(&r, 0.05f, 0.6f);
         vx_vec3 off = vx_vec3_scale(random_dir(&r), rnd(&r, 0.0f, 1.2f) + c->radius);
