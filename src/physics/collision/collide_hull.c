@@ -1,10 +1,12 @@
 /* Convex hulls (body/hull.h) against every convex shape: hull-hull by the
  * separating-axis test over both hulls' face normals and the edge pairs that
- * make a face of the Minkowski difference (Gregorius, GDC 2013), then a face
- * contact (the incident face clipped against the reference face's side
- * planes, up to 4 points) or an edge-edge contact (1 point); a box is a hull
- * of 8 vertices; a sphere against the closest feature of the hull, or the
- * face of least penetration when its centre is inside. The choices (face
+ * make a face of the Minkowski difference (Gregorius, GDC 2013), measuring
+ * only the axes that bounds from the other hull's inner ball cannot rule out
+ * (the same values and winners as measuring them all), then a face contact
+ * (the incident face clipped against the reference face's side planes, up
+ * to 4 points) or an edge-edge contact (1 point); a box is a hull of 8
+ * vertices; a sphere against the closest feature of the hull, or the face of
+ * least penetration when its centre is inside. The choices (face
  * preferences, incident face, reduction to 4 points) are box-box's, so a hull
  * of a box's corners gives box-box's contact. Everything is worked in the
  * hull's (A's) frame and turned into the world at the end. See
@@ -67,9 +69,8 @@
 #define CLIP_POLY_MAX (2 * VX_HULL_MAX_POINTS)
 #define CLIP_POOL_MAX (3 * VX_HULL_MAX_POINTS)
 
-/* A hull in the frame the pair is worked in: its vertices, faces (their
- * planes there; edges as the hull's) and centroid there (the topology is the
- * hull's). */
+/* A hull in the frame the pair is worked in: its vertices, faces (planes)
+ * and centroid there; the edges are the hull's. */
 typedef struct {
     const vx_hull *h;
     const vx_vec3 *v;
