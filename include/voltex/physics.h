@@ -27,7 +27,11 @@ enum {
 vx_status vx_physics_register_components(vx_registry *registry);
 
 /* ---- collider ---- */
-typedef enum { VX_SHAPE_SPHERE = 0, VX_SHAPE_BOX = 1, VX_SHAPE_CAPSULE = 2 } vx_shape_type;
+typedef enum { VX_SHAPE_SPHERE = 0, VX_SHAPE_BOX = 1, VX_SHAPE_CAPSULE = 2, VX_SHAPE_HULL = 3 } vx_shape_type;
+
+/* A convex hull made by a world (vx_world_make_hull in voltex/world.h),
+ * which owns it: any number of colliders of that world may share it. */
+typedef struct vx_hull vx_hull;
 
 /* The collision filter's defaults: every collider is in category 1 and
  * collides with every category. */
@@ -39,6 +43,7 @@ typedef struct {
     float radius;         /* sphere, capsule */
     vx_vec3 half_extents; /* box */
     float half_height;    /* capsule: half the segment length along local Y */
+    const vx_hull *hull;  /* hull: its points are in the entity's frame */
     bool sensor;          /* overlap-only: reported, never pushed */
     /* two colliders collide (and report contacts) only when each one's
      * category is in the other's mask; queries see every collider */
@@ -56,6 +61,25 @@ vx_collider vx_collider_sphere(float radius);
 vx_collider vx_collider_box(vx_vec3 half_extents);
 /* Axis local Y: a segment of 2 half_height, capped by hemispheres of radius. */
 vx_collider vx_collider_capsule(float radius, float half_height);
+/* A convex hull of a world (vx_world_make_hull). */
+vx_collider vx_collider_hull(const vx_hull *hull);
+
+/* What a hull is: its corners (points of the input that are not inside the
+ * hull), faces (coplanar triangles merged), volume, and the frame the body
+ * is simulated in (origin at the centre of mass, axes along the principal
+ * axes of inertia), all in the frame of the points it was made from. */
+typedef struct {
+    size_t vertex_count;
+    size_t face_count;
+    float volume;           /* m^3 */
+    vx_transform frame;     /* position: the centre of mass */
+    vx_vec3 inertia;        /* principal moments for density 1 kg/m^3 (kg m^2), along frame's axes */
+} vx_hull_info;
+
+vx_hull_info vx_hull_get_info(const vx_hull *hull);
+/* Corner i (< vertex_count) in the frame of the input points. */
+vx_vec3 vx_hull_vertex(const vx_hull *hull, size_t i);
+
 /* The solid's volume in m^3 (a body's mass spread over it uniformly gives its
  * inertia; mass = density * volume). */
 float vx_collider_volume(const vx_collider *c);

@@ -63,9 +63,20 @@ vx_body_def vx_body_def_of(const vx_transform *transform, const vx_rigidbody *bo
 /* A new body: an entity with a transform and a rigid body, no shape yet
  * (a body without a shape moves but touches nothing). */
 vx_status vx_world_create_body(vx_world *world, const vx_body_def *def, vx_entity *out, vx_error *err);
-/* Gives body its shape (vx_collider_sphere, _box, _capsule), or replaces it:
- * sizes must be positive and finite. */
+/* Gives body its shape (vx_collider_sphere, _box, _capsule, _hull), or
+ * replaces it: sizes must be positive and finite, a hull one of this
+ * world's. */
 vx_status vx_body_set_shape(vx_world *world, vx_entity body, const vx_collider *shape, vx_error *err);
+/* The convex hull of count points (4 to VX_MAX_HULL_POINTS, finite, in the
+ * frame the shape's entity will place them in), for vx_collider_hull. The
+ * world owns it until it is destroyed; any number of bodies may share it.
+ * VX_ERR_INVALID with a message that says why (fewer than 4 distinct
+ * points, all on one plane or line, too many, not finite); VX_ERR_NOMEM.
+ * A body with a hull is simulated about the hull's centre of mass
+ * (vx_hull_get_info); its pose and velocity stay those of its entity's
+ * origin. */
+vx_status vx_world_make_hull(vx_world *world, const vx_vec3 *points, size_t count, const vx_hull **out,
+                             vx_error *err);
 /* Removes the body and all its components; false if it is not in the world. */
 bool vx_world_destroy_body(vx_world *world, vx_entity body);
 

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/array.h"
+#include "physics/body/hull.h"
 #include "physics/step.h"
 #include "physics/world_internal.h"
 
@@ -73,6 +75,8 @@ void vx_world_destroy(vx_world *world)
 {
     if (!world) return;
     vx_world_queries_free(&world->queries);
+    for (size_t i = 0; i < world->hull_count; i++) vx_hull_destroy(world->hulls[i]);
+    free(world->hulls);
     vx_contact_list_free(&world->contacts);
     vx_step_state_free(&world->state);
     vx_registry_destroy(world->registry);
@@ -209,7 +213,7 @@ vx_status vx_world_create_body(vx_world *world, const vx_body_def *def, vx_entit
 
 static bool positive(float x) { return isfinite(x) && x > 0.0f; }
 
-vx_status vx_world_check_shape(const vx_collider *shape, vx_collider *out, vx_error *err)
+vx_status vx_world_check_shape(const vx_world *world, const vx_collider *shape, vx_collider *out, vx_error *err)
 {
     if (!shape) return vx_error_set(err, VX_ERR_INVALID, "shape: none given");
     vx_collider c;
@@ -237,6 +241,13 @@ vx_status vx_world_check_shape(const vx_collider *shape, vx_collider *out, vx_er
         else if (!positive(c.half_height))
             problem = "half_height: must be > 0";
         break;
+    case VX_SHAPE_HULL:
+        c.hull = shape->hull;
+        if (!c.hull)
+            problem = "hull: none given";
+        else if (c.hull->owner != (const void *)world)
+            problem = "hull: not made by this world (vx_world_make_hull)";
+        break;
     default:
         problem = "type: not a vx_shape_type";
         break;
@@ -249,12 +260,29 @@ vx_status vx_world_check_shape(const vx_collider *shape, vx_collider *out, vx_er
 vx_status vx_body_set_shape(vx_world *world, vx_entity body, const vx_collider *shape, vx_error *err)
 {
     vx_collider c;
-    vx_status st = vx_world_check_shape(shape, &c, err);
+    vx_status st = vx_world_check_shape(world, shape, &c, err);
     if (st != VX_OK) return st;
     if (!vx_registry_has(world->registry, body, VX_COMPONENT_TRANSFORM))
         return vx_error_set(err, VX_ERR_INVALID, "entity %u: not a body of the world", body.index);
     world->changes++;
     return add_component(world, body, VX_COMPONENT_COLLIDER, &c, err);
+}
+
+vx_status vx_world_make_hull(vx_world *world, const vx_vec3 *points, size_t count, const vx_hull **out,
+                             vx_error *err)
+{
+    if (!points && count > 0) return vx_error_set(err, VX_ERR_INVALID, "hull: no points given");
+    vx_status st = VX_OK;
+    VX_RESERVE(st, world->hulls, world->hull_capacity, world->hull_count + 1u, 8u);
+    if (st != VX_OK) return vx_error_set(err, st, "out of memory");
+    vx_hull *h = NULL;
+    st = vx_hull_build(points, count, &h, err);
+    if (st != VX_OK) return st;
+    vx_hull_to_principal(h);
+    h->owner = world;
+    world->hulls[world->hull_count++] = h;
+    *out = h;
+    return VX_OK;
 }
 
 bool vx_world_destroy_body(vx_world *world, vx_entity body)

@@ -33,11 +33,14 @@ struct vx_world {
     vx_contact_list contacts; /* the last step's */
     uint64_t changes;         /* one more for every step and every change made through the API */
     vx_world_queries queries;
+    struct vx_hull **hulls;   /* the hulls it made (vx_world_make_hull), freed with it */
+    size_t hull_count, hull_capacity;
 };
 
 /* shape with only the fields of its type, when its sizes are positive and
- * finite; else VX_ERR_INVALID and "shape: FIELD: ..." */
-vx_status vx_world_check_shape(const vx_collider *shape, vx_collider *out, vx_error *err);
+ * finite and a hull is one of world's; else VX_ERR_INVALID and
+ * "shape: FIELD: ..." */
+vx_status vx_world_check_shape(const vx_world *world, const vx_collider *shape, vx_collider *out, vx_error *err);
 
 void vx_world_queries_init(vx_world_queries *q);
 void vx_world_queries_free(vx_world_queries *q);

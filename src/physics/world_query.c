@@ -8,6 +8,7 @@
 
 #include "common/array.h"
 #include "common/assert.h"
+#include "physics/body/shape.h"
 #include "physics/collision/cast.h"
 #include "physics/collision/collide_shapes.h"
 #include "physics/collision/dynamic_tree.h"
@@ -167,9 +168,10 @@ static float visit_leaf(void *context, uint32_t proxy, uint32_t user_id, float m
     VX_ASSERT(t && c);
     if (filtered_out(s->filter, e, c)) return max_t;
     vx_cast_hit h;
+    vx_transform body = vx_shape_pose(c, t);
     bool hit = s->kind == SEARCH_RAY
-                   ? vx_ray_cast_shape(c, t, s->origin, s->direction, s->max_distance, &h)
-                   : vx_sphere_cast_shape(c, t, s->origin, s->radius, s->direction, s->max_distance, &h);
+                   ? vx_ray_cast_shape(c, &body, s->origin, s->direction, s->max_distance, &h)
+                   : vx_sphere_cast_shape(c, &body, s->origin, s->radius, s->direction, s->max_distance, &h);
     if (!hit || h.distance > max_t) return max_t;
     vx_query_hit qh = {e, h.distance, h.point, h.normal};
     if (s->closest) {
@@ -272,7 +274,7 @@ typedef struct {
     vx_world *world;
     const vx_query_filter *filter;
     const vx_collider *shape;
-    const vx_transform *pose;
+    const vx_transform *pose; /* the shape's body frame (shape.h) */
     vx_status status;
 } overlap_search;
 
@@ -287,7 +289,8 @@ static bool visit_overlap(void *context, uint32_t proxy, uint32_t user_id)
     VX_ASSERT(t && c);
     if (filtered_out(s->filter, e, c)) return true;
     vx_manifold m;
-    if (!vx_collide_shapes(s->shape, s->pose, c, t, 0.0f, &m)) return true; /* margin 0: overlap only */
+    vx_transform body = vx_shape_pose(c, t);
+    if (!vx_collide_shapes(s->shape, s->pose, c, &body, 0.0f, &m)) return true; /* margin 0: overlap only */
     vx_query_hit hit;
     memset(&hit, 0, sizeof hit);
     hit.entity = e;
@@ -305,16 +308,17 @@ vx_status vx_world_overlap(vx_world *world, const vx_collider *shape, const vx_t
                            const vx_query_filter *filter, vx_query_fn fn, void *context, vx_error *err)
 {
     vx_collider clean;
-    vx_status st = vx_world_check_shape(shape, &clean, err);
+    vx_status st = vx_world_check_shape(world, shape, &clean, err);
     if (st != VX_OK) return st;
     if (!pose) return vx_error_set(err, VX_ERR_INVALID, "query: no pose given");
     shape = &clean;
-    vx_aabb box = vx_collider_aabb(shape, pose->position, pose->rotation);
+    vx_transform body = vx_shape_pose(shape, pose);
+    vx_aabb box = vx_shape_aabb(shape, body.position, body.rotation);
     if (!vx_aabb_is_finite(box)) return vx_error_set(err, VX_ERR_INVALID, "query: the shape must be finite");
     st = bring_up_to_date(world, err);
     if (st != VX_OK) return st;
     vx_query_filter none = vx_query_filter_default();
-    overlap_search s = {world, filter ? filter : &none, shape, pose, VX_OK};
+    overlap_search s = {world, filter ? filter : &none, shape, &body, VX_OK};
     vx_world_queries *q = &world->queries;
     q->hit_count = 0;
     st = vx_dynamic_tree_query(&q->tree, box, visit_overlap, &s);

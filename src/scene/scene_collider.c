@@ -1,5 +1,7 @@
 /* Collider objects: an entity's "collider", and a placed shape (a query's
- * "shape"): the shape named by "type" and that shape's keys. */
+ * "shape"): the shape named by "type" and that shape's keys. A convex
+ * collider's hull is made by the scene's world while it is read, once per
+ * object (a shared shape is one hull for every entity that names it). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,14 +14,16 @@
 static const char *const sphere_keys[] = {"type", "radius", "sensor", "category", "mask"};
 static const char *const box_keys[] = {"type", "half_extents", "sensor", "category", "mask"};
 static const char *const capsule_keys[] = {"type", "radius", "half_height", "sensor", "category", "mask"};
-static const char *const any_shape_keys[] = {"type",   "radius",   "half_extents", "half_height",
+static const char *const convex_keys[] = {"type", "points", "sensor", "category", "mask"};
+static const char *const any_shape_keys[] = {"type",   "radius",   "half_extents", "half_height", "points",
                                              "sensor", "category", "mask"};
 /* a placed shape: no sensor flag, a position and a rotation instead */
 static const char *const placed_sphere_keys[] = {"type", "radius", "position", "rotation", "rotation_deg"};
 static const char *const placed_box_keys[] = {"type", "half_extents", "position", "rotation", "rotation_deg"};
 static const char *const placed_capsule_keys[] = {"type",     "radius",   "half_height",
                                                    "position", "rotation", "rotation_deg"};
-static const char *const placed_any_keys[] = {"type",     "radius",   "half_extents", "half_height",
+static const char *const placed_convex_keys[] = {"type", "points", "position", "rotation", "rotation_deg"};
+static const char *const placed_any_keys[] = {"type",     "radius",   "half_extents", "half_height", "points",
                                                "position", "rotation", "rotation_deg"};
 
 typedef struct {
@@ -35,6 +39,7 @@ static const shape_info shape_types[] = {
     {"sphere", VX_SHAPE_SPHERE, KEYS(sphere_keys), KEYS(placed_sphere_keys)},
     {"box", VX_SHAPE_BOX, KEYS(box_keys), KEYS(placed_box_keys)},
     {"capsule", VX_SHAPE_CAPSULE, KEYS(capsule_keys), KEYS(placed_capsule_keys)},
+    {"convex", VX_SHAPE_HULL, KEYS(convex_keys), KEYS(placed_convex_keys)},
 };
 
 /* Without a "type", a misspelt key ("Type", "tpye") is the likelier mistake:
@@ -65,20 +70,54 @@ static vx_status read_shape(vx_json_reader *r, const cJSON *collider, bool place
         *out = NULL;
         for (size_t i = 0; i < sizeof shape_types / sizeof shape_types[0]; i++)
             if (strcmp(name, shape_types[i].name) == 0) *out = &shape_types[i];
-        if (!*out) st = vx_json_fail(r, VX_ERR_INVALID, "must be \"sphere\", \"box\" or \"capsule\"");
+        if (!*out) st = vx_json_fail(r, VX_ERR_INVALID, "must be \"sphere\", \"box\", \"capsule\" or \"convex\"");
     }
     vx_json_path_pop(r, mark);
     return st;
 }
 
 typedef struct {
-    bool radius, half_extents, half_height;
+    bool radius, half_extents, half_height, points;
 } given_keys;
 
-static vx_status read_collider_member(vx_json_reader *r, const cJSON *m, vx_collider *c, given_keys *given,
+/* "points": 4 to VX_MAX_HULL_POINTS finite [x, y, z], their hull made by
+ * the scene's world. */
+static vx_status read_points(vx_scene_builder *b, const cJSON *points, vx_collider *c)
+{
+    vx_json_reader *r = &b->json;
+    vx_status st = vx_json_expect_array(r, points);
+    if (st != VX_OK) return st;
+    int count = cJSON_GetArraySize(points);
+    if (count < 4 || count > VX_MAX_HULL_POINTS)
+        return vx_json_fail(r, VX_ERR_INVALID, "must have 4 to %d points (%d given)", VX_MAX_HULL_POINTS, count);
+    vx_vec3 pts[VX_MAX_HULL_POINTS];
+    size_t n = 0;
+    for (const cJSON *p = points->child; st == VX_OK && p; p = p->next) {
+        size_t mark = vx_json_path_push_index(r, n);
+        st = vx_json_read_vec3(r, p, VX_JSON_ANY, &pts[n++]);
+        vx_json_path_pop(r, mark);
+    }
+    if (st != VX_OK) return st;
+    vx_error hull_err;
+    st = vx_world_make_hull(b->scene->world, pts, n, &c->hull, &hull_err);
+    if (st == VX_ERR_NOMEM) return vx_scene_fail_nomem(b);
+    if (st != VX_OK) {
+        const char *why = hull_err.message;
+        if (strncmp(why, "hull: ", 6) == 0) why += 6;
+        return vx_json_fail(r, VX_ERR_INVALID, "%s", why);
+    }
+    return VX_OK;
+}
+
+static vx_status read_collider_member(vx_scene_builder *b, const cJSON *m, vx_collider *c, given_keys *given,
                                       vx_transform *pose, const char **rotation_key)
 {
+    vx_json_reader *r = &b->json;
     const char *key = m->string;
+    if (strcmp(key, "points") == 0) {
+        given->points = true;
+        return read_points(b, m, c);
+    }
     if (pose && (strcmp(key, "position") == 0 || strcmp(key, "rotation") == 0 || strcmp(key, "rotation_deg") == 0))
         return vx_scene_read_placement(r, m, pose, rotation_key);
     if (strcmp(key, "radius") == 0) {
@@ -110,6 +149,8 @@ static vx_status check_required(vx_json_reader *r, vx_shape_type type, const giv
         return given->radius ? VX_OK : vx_json_missing(r, "radius", " for a sphere");
     case VX_SHAPE_BOX:
         return given->half_extents ? VX_OK : vx_json_missing(r, "half_extents", " for a box");
+    case VX_SHAPE_HULL:
+        return given->points ? VX_OK : vx_json_missing(r, "points", " for a convex collider");
     case VX_SHAPE_CAPSULE:
     default:
         if (!given->radius) return vx_json_missing(r, "radius", " for a capsule");
@@ -119,8 +160,10 @@ static vx_status check_required(vx_json_reader *r, vx_shape_type type, const giv
 
 /* pose NULL: an entity's collider; else a placed shape whose position and
  * rotation go to *pose (identity unless given). */
-static vx_status read_collider_object(vx_json_reader *r, const cJSON *collider, vx_collider *out, vx_transform *pose)
+static vx_status read_collider_object(vx_scene_builder *b, const cJSON *collider, vx_collider *out,
+                                      vx_transform *pose)
 {
+    vx_json_reader *r = &b->json;
     vx_status st = vx_json_expect_object(r, collider);
     const shape_info *shape = NULL;
     if (st == VX_OK) st = read_shape(r, collider, pose != NULL, &shape);
@@ -133,14 +176,14 @@ static vx_status read_collider_object(vx_json_reader *r, const cJSON *collider, 
     c.mask = VX_DEFAULT_MASK;
     if (pose) *pose = vx_transform_identity();
     const char *rotation_key = NULL;
-    given_keys given = {false, false, false};
+    given_keys given = {false, false, false, false};
     for (const cJSON *m = collider->child; st == VX_OK && m; m = m->next) {
         size_t mark = vx_json_path_push_key(r, m->string);
         if (pose)
             st = vx_json_check_member(r, collider, m, shape->placed_keys, shape->placed_key_count);
         else
             st = vx_json_check_member(r, collider, m, shape->keys, shape->key_count);
-        if (st == VX_OK) st = read_collider_member(r, m, &c, &given, pose, &rotation_key);
+        if (st == VX_OK) st = read_collider_member(b, m, &c, &given, pose, &rotation_key);
         vx_json_path_pop(r, mark);
     }
     if (st == VX_OK) st = check_required(r, shape->type, &given);
@@ -170,7 +213,7 @@ static vx_status named_shape(vx_scene_builder *b, const cJSON *item, vx_collider
 vx_status vx_scene_read_collider(vx_scene_builder *b, const cJSON *collider, vx_scene_entity_def *def)
 {
     vx_status st = cJSON_IsString(collider) ? named_shape(b, collider, &def->collider)
-                                            : read_collider_object(&b->json, collider, &def->collider, NULL);
+                                            : read_collider_object(b, collider, &def->collider, NULL);
     if (st == VX_OK) def->has_collider = true;
     return st;
 }
@@ -190,7 +233,7 @@ vx_status vx_scene_read_shapes(vx_scene_builder *b, const cJSON *shapes_object)
             if (strcmp(b->shape_names[i], m->string) == 0) st = vx_json_fail(&b->json, VX_ERR_INVALID, "duplicate key");
         if (st == VX_OK && !vx_scene_name_valid(m->string))
             st = vx_json_fail(&b->json, VX_ERR_INVALID, "a shape's name must be 1-64 letters, digits, '_', '.' or '-'");
-        if (st == VX_OK) st = read_collider_object(&b->json, m, &b->shapes[b->shape_count], NULL);
+        if (st == VX_OK) st = read_collider_object(b, m, &b->shapes[b->shape_count], NULL);
         if (st == VX_OK) b->shape_names[b->shape_count++] = m->string;
         vx_json_path_pop(&b->json, mark);
     }
@@ -199,5 +242,5 @@ vx_status vx_scene_read_shapes(vx_scene_builder *b, const cJSON *shapes_object)
 
 vx_status vx_scene_read_placed_shape(vx_scene_builder *b, const cJSON *object, vx_collider *shape, vx_transform *pose)
 {
-    return read_collider_object(&b->json, object, shape, pose);
+    return read_collider_object(b, object, shape, pose);
 }

@@ -135,9 +135,31 @@ static inline vx_vec3 vx_validation_inertia(const vx_validation *v, size_t i)
     switch (c->type) {
     case VX_SHAPE_SPHERE: return vx_inertia_sphere(mass, c->radius);
     case VX_SHAPE_BOX: return vx_inertia_box(mass, c->half_extents);
+    case VX_SHAPE_HULL: {
+        /* along the hull's principal axes (vx_validation_body_frame) */
+        vx_hull_info info = vx_hull_get_info(c->hull);
+        return vx_vec3_scale(info.inertia, mass / info.volume);
+    }
     case VX_SHAPE_CAPSULE:
     default: return vx_inertia_capsule(mass, c->radius, c->half_height);
     }
+}
+
+/* Entity i's centre of mass, velocity of the centre of mass and principal
+ * frame's orientation in state s (a hull's centre of mass and axes need not
+ * be the entity's origin and axes). */
+static inline void vx_validation_body_frame(const vx_validation *v, size_t i, const vx_body_state *s, vx_vec3 *c,
+                                            vx_vec3 *vc, vx_quat *q)
+{
+    const vx_collider *col = vx_validation_collider(v, i);
+    *c = s->p;
+    *vc = s->v;
+    *q = s->q;
+    if (!col || col->type != VX_SHAPE_HULL) return;
+    vx_transform f = vx_hull_get_info(col->hull).frame;
+    *c = vx_vec3_add(s->p, vx_quat_rotate(s->q, f.position));
+    *vc = vx_vec3_add(s->v, vx_vec3_cross(s->w, vx_vec3_sub(*c, s->p)));
+    *q = vx_quat_mul(s->q, f.rotation);
 }
 
 /* Linear plus rotational kinetic energy of the dynamic bodies in state s. */
@@ -147,8 +169,11 @@ static inline double vx_validation_kinetic_energy(const vx_validation *v, const 
     for (size_t i = 0; i < v->scene.entity_count; i++) {
         if (!vx_validation_is_dynamic(v, i)) continue;
         double m = (double)vx_validation_body(v, i)->mass;
-        e += 0.5 * m * (double)vx_vec3_length_sq(s[i].v);
-        e += (double)vx_rotational_energy(s[i].q, s[i].w, vx_validation_inertia(v, i));
+        vx_vec3 c, vc;
+        vx_quat q;
+        vx_validation_body_frame(v, i, &s[i], &c, &vc, &q);
+        e += 0.5 * m * (double)vx_vec3_length_sq(vc);
+        e += (double)vx_rotational_energy(q, s[i].w, vx_validation_inertia(v, i));
     }
     return e;
 }

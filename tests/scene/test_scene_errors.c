@@ -525,7 +525,7 @@ Test(scene_errors, missing_shape_size)
 Test(scene_errors, bad_collider_type)
 {
     expect_invalid(ENTITIES("{\"collider\": {\"type\": \"cube\"}}"),
-                   "s.json: entities[0].collider.type: must be \"sphere\", \"box\" or \"capsule\"");
+                   "s.json: entities[0].collider.type: must be \"sphere\", \"box\", \"capsule\" or \"convex\"");
 }
 
 /* ---- rigidbody ---- */

@@ -1,5 +1,5 @@
-/* What a body is: the physics component types, collider constructors and
- * world-space bounds, rigid-body constructors and the mass rules of the
+/* What a body is: the physics component types, collider constructors
+ * (shape.c has what depends on the shape's type), rigid-body constructors and the mass rules of the
  * reference pipeline (mass 0 means static: infinite mass, no gravity, never
  * moves; docs/simulation.md, "Where the engine started"). */
 #include <string.h>
@@ -37,20 +37,6 @@ vx_collider vx_collider_box(vx_vec3 half_extents)
     return c;
 }
 
-#define VX_PI_D 3.14159265358979323846
-
-float vx_collider_volume(const vx_collider *c)
-{
-    double r = c->radius, sphere = 4.0 / 3.0 * VX_PI_D * r * r * r;
-    switch (c->type) {
-    case VX_SHAPE_SPHERE: return (float)sphere;
-    case VX_SHAPE_BOX:
-        return (float)(8.0 * (double)c->half_extents.x * (double)c->half_extents.y * (double)c->half_extents.z);
-    case VX_SHAPE_CAPSULE: return (float)(sphere + VX_PI_D * r * r * 2.0 * (double)c->half_height);
-    default: return 0.0f;
-    }
-}
-
 vx_collider vx_collider_capsule(float radius, float half_height)
 {
     vx_collider c;
@@ -61,41 +47,6 @@ vx_collider vx_collider_capsule(float radius, float half_height)
     c.radius = radius;
     c.half_height = half_height;
     return c;
-}
-
-/* Half extents of the world-space box that bounds a local box of half extents
- * h rotated by r: |R| * h (each world axis gathers the projections of all
- * three local half axes). */
-static vx_vec3 rotated_half_extents(const vx_mat3 *r, vx_vec3 h)
-{
-    vx_vec3 e;
-    e.x = fabsf(r->m[0][0]) * h.x + fabsf(r->m[0][1]) * h.y + fabsf(r->m[0][2]) * h.z;
-    e.y = fabsf(r->m[1][0]) * h.x + fabsf(r->m[1][1]) * h.y + fabsf(r->m[1][2]) * h.z;
-    e.z = fabsf(r->m[2][0]) * h.x + fabsf(r->m[2][1]) * h.y + fabsf(r->m[2][2]) * h.z;
-    return e;
-}
-
-vx_aabb vx_collider_aabb(const vx_collider *c, vx_vec3 position, vx_quat rotation)
-{
-    switch (c->type) {
-    case VX_SHAPE_BOX: {
-        vx_mat3 r = vx_mat3_from_quat(rotation);
-        return vx_aabb_from_center_half_extents(position, rotated_half_extents(&r, c->half_extents));
-    }
-    case VX_SHAPE_CAPSULE: {
-        /* The segment runs along the rotated local Y axis (column 1 of R),
-         * half_height each way; the caps add the radius in every direction. */
-        vx_mat3 r = vx_mat3_from_quat(rotation);
-        vx_vec3 axis = vx_vec3_make(r.m[0][1], r.m[1][1], r.m[2][1]);
-        vx_vec3 e = vx_vec3_scale(vx_vec3_abs(axis), c->half_height);
-        e = vx_vec3_add(e, vx_vec3_make(c->radius, c->radius, c->radius));
-        return vx_aabb_from_center_half_extents(position, e);
-    }
-    case VX_SHAPE_SPHERE:
-    default:
-        /* A sphere's bounds do not depend on its rotation. */
-        return vx_aabb_from_center_half_extents(position, vx_vec3_make(c->radius, c->radius, c->radius));
-    }
 }
 
 #define VX_DEFAULT_RESTITUTION 0.3f /* the reference pipeline's default: a mildly bouncy body */

@@ -9,6 +9,7 @@
 #include "common/array.h"
 #include "common/assert.h"
 #include "common/parallel.h"
+#include "physics/body/shape.h"
 #include "voltex/rotation.h"
 
 /* One entity found by the gather's view, before ordering. */
@@ -27,6 +28,7 @@ void vx_body_set_free(vx_body_set *b)
     free(b->pose);
     free(b->mass);
     free(b->info);
+    free(b->frame_memo);
     free(b->records);
     vx_body_set_init(b);
 }
@@ -40,7 +42,12 @@ static vx_status reserve_bodies(vx_body_set *b, size_t n)
     VX_GROW_ARRAY(s, b->pose, cap);
     VX_GROW_ARRAY(s, b->mass, cap);
     VX_GROW_ARRAY(s, b->info, cap);
-    if (s == VX_OK) b->capacity = cap;
+    size_t old = b->capacity;
+    VX_GROW_ARRAY(s, b->frame_memo, cap);
+    if (s == VX_OK) {
+        memset(b->frame_memo + old, 0, (cap - old) * sizeof *b->frame_memo); /* not valid */
+        b->capacity = cap;
+    }
     return s;
 }
 
@@ -66,29 +73,43 @@ static int compare_records(const void *pa, const void *pb)
     return (a > b) - (a < b);
 }
 
-static vx_vec3 shape_inertia(const vx_collider *c, float mass)
-{
-    switch (c->type) {
-    case VX_SHAPE_BOX: return vx_inertia_box(mass, c->half_extents);
-    case VX_SHAPE_CAPSULE: return vx_inertia_capsule(mass, c->radius, c->half_height);
-    case VX_SHAPE_SPHERE:
-    default: return vx_inertia_sphere(mass, c->radius);
-    }
-}
-
-/* A spinning sphere's surface stays where it is; a box corner or a capsule
- * end moves by |w| times its distance from the centre. */
-static float shape_sweep_radius(const vx_collider *c)
-{
-    switch (c->type) {
-    case VX_SHAPE_BOX: return vx_vec3_length(c->half_extents);
-    case VX_SHAPE_CAPSULE: return c->half_height;
-    case VX_SHAPE_SPHERE:
-    default: return 0.0f;
-    }
-}
-
 static float safe_inverse(float x) { return x > 0.0f ? 1.0f / x : 0.0f; }
+
+static bool same_vec3(vx_vec3 a, vx_vec3 b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
+
+/* The entity's pose and origin velocity (in slot's pose and velocity) to
+ * the body frame's: from the memo when the entity holds what the last
+ * scatter wrote. */
+static void gather_framed(vx_body_set *b, size_t slot, const gather_record *r)
+{
+    const vx_body_frame_memo *memo = &b->frame_memo[slot];
+    const vx_transform *t = r->transform;
+    VX_ASSERT(r->collider != NULL);
+    vx_vec3 v_origin = b->velocity[slot].v;
+    if (memo->valid && vx_entity_equal(memo->entity, r->entity) && same_vec3(memo->written.position, t->position) &&
+        memo->written.rotation.x == t->rotation.x && memo->written.rotation.y == t->rotation.y &&
+        memo->written.rotation.z == t->rotation.z && memo->written.rotation.w == t->rotation.w &&
+        same_vec3(memo->written_v, v_origin) && same_vec3(memo->w, b->velocity[slot].w)) {
+        b->pose[slot] = memo->pose;
+        b->velocity[slot].v = memo->v;
+        return;
+    }
+    vx_transform body = vx_shape_pose(r->collider, t);
+    b->pose[slot].x = body.position;
+    b->pose[slot].q = body.rotation;
+    /* the centre of mass moves at v + w x (c - origin) */
+    b->velocity[slot].v =
+        vx_vec3_add(v_origin, vx_vec3_cross(b->velocity[slot].w, vx_vec3_sub(body.position, t->position)));
+    /* a body the step leaves where it is gets these bits back */
+    vx_body_frame_memo *m = &b->frame_memo[slot];
+    m->entity = r->entity;
+    m->written = *t;
+    m->written_v = v_origin;
+    m->w = b->velocity[slot].w;
+    m->pose = b->pose[slot];
+    m->v = b->velocity[slot].v;
+    m->valid = true;
+}
 
 static void fill_body(vx_body_set *b, size_t slot, const gather_record *r, vx_vec3 gravity)
 {
@@ -100,7 +121,8 @@ static void fill_body(vx_body_set *b, size_t slot, const gather_record *r, vx_ve
     info->rigidbody = r->rigidbody;
     info->has_collider = r->collider != NULL;
     if (r->collider) info->collider = *r->collider;
-    info->sweep_radius = r->collider ? shape_sweep_radius(r->collider) : 0.0f;
+    info->sweep_radius = r->collider ? vx_shape_sweep_radius(r->collider) : 0.0f;
+    info->framed = r->collider && vx_shape_has_frame(r->collider);
 
     const vx_rigidbody *rb = r->rigidbody;
     if (!rb || vx_rigidbody_is_static(rb))
@@ -118,19 +140,20 @@ static void fill_body(vx_body_set *b, size_t slot, const gather_record *r, vx_ve
     b->velocity[slot].v = vx_vec3_zero();
     b->velocity[slot].w = vx_vec3_zero();
     memset(&b->mass[slot], 0, sizeof b->mass[slot]);
-    if (info->motion == VX_MOTION_STATIC) return;
-
-    info->rotates = !rb->lock_rotation;
-    b->velocity[slot].v = rb->velocity;
-    if (info->rotates) b->velocity[slot].w = rb->angular_velocity; /* locked: w stays 0 */
-    if (info->motion == VX_MOTION_KINEMATIC) return;
+    if (info->motion != VX_MOTION_STATIC) {
+        info->rotates = !rb->lock_rotation;
+        b->velocity[slot].v = rb->velocity;
+        if (info->rotates) b->velocity[slot].w = rb->angular_velocity; /* locked: w stays 0 */
+    }
+    if (info->framed) gather_framed(b, slot, r);
+    if (info->motion != VX_MOTION_DYNAMIC) return;
 
     b->mass[slot].inv_mass = vx_rigidbody_inv_mass(rb);
     info->gravity = vx_vec3_scale(gravity, rb->gravity_scale);
     info->linear_damping = rb->linear_damping;
     info->angular_damping = rb->angular_damping;
     if (r->collider && info->rotates) {
-        info->inertia = shape_inertia(r->collider, rb->mass);
+        info->inertia = vx_shape_inertia(r->collider, rb->mass);
         info->inv_inertia = vx_vec3_make(safe_inverse(info->inertia.x), safe_inverse(info->inertia.y),
                                          safe_inverse(info->inertia.z));
     }
@@ -210,6 +233,41 @@ vx_status vx_body_set_gather(vx_body_set *b, vx_registry *registry, vx_vec3 grav
     return VX_OK;
 }
 
+/* The body frame's pose and velocity back to the entity's origin, and the
+ * memo of what was written. */
+static void scatter_framed(const vx_body_set *b, size_t i)
+{
+    const vx_body_info *info = &b->info[i];
+    vx_body_frame_memo *memo = &b->frame_memo[i];
+    VX_ASSERT(memo->valid && vx_entity_equal(memo->entity, info->entity));
+    if (vx_body_pose_equal(&memo->pose, &b->pose[i]) && same_vec3(memo->v, b->velocity[i].v) &&
+        same_vec3(memo->w, b->velocity[i].w)) {
+        /* not moved since the gather or the last scatter: the same bits */
+        *info->transform = memo->written;
+        if (info->motion == VX_MOTION_DYNAMIC) {
+            info->rigidbody->velocity = memo->written_v;
+            info->rigidbody->angular_velocity = b->velocity[i].w;
+        }
+        return;
+    }
+    vx_transform body = {b->pose[i].x, b->pose[i].q};
+    vx_transform entity = vx_shape_entity_pose(&info->collider, &body);
+    *info->transform = entity;
+    if (info->motion == VX_MOTION_DYNAMIC) {
+        /* the origin moves at v + w x (origin - c) */
+        info->rigidbody->velocity = vx_vec3_add(
+            b->velocity[i].v, vx_vec3_cross(b->velocity[i].w, vx_vec3_sub(entity.position, body.position)));
+        info->rigidbody->angular_velocity = b->velocity[i].w;
+    }
+    memo->entity = info->entity;
+    memo->written = entity;
+    memo->written_v = info->rigidbody->velocity;
+    memo->w = b->velocity[i].w;
+    memo->pose = b->pose[i];
+    memo->v = b->velocity[i].v;
+    memo->valid = true;
+}
+
 typedef struct {
     const vx_body_set *b;
 } scatter_job;
@@ -220,6 +278,10 @@ static void scatter_range(void *arg, size_t begin, size_t end)
     for (size_t i = begin; i < end; i++) {
         const vx_body_info *info = &b->info[i];
         if (info->motion == VX_MOTION_STATIC || info->asleep) continue;
+        if (info->framed) {
+            scatter_framed(b, i);
+            continue;
+        }
         info->transform->position = b->pose[i].x;
         info->transform->rotation = b->pose[i].q;
         if (info->motion != VX_MOTION_DYNAMIC) continue;

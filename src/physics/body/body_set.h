@@ -67,8 +67,24 @@ typedef struct {
     float friction;
     float restitution;
     float sweep_radius;      /* m: how far a surface point can be from the centre, for the angular sweep */
+    bool framed;             /* the body frame is not the entity's (shape.h): poses and velocities convert */
     bool asleep;             /* sleeping (sleep.h): not integrated, solved or written back */
 } vx_body_info;
+
+/* A framed body's last scatter: what it wrote into the entity and the state
+ * it wrote it from. The next gather takes that state back when the entity
+ * still holds those bits, so converting to the entity's frame and back
+ * adds no rounding to a body the caller left alone (a resting hull stays
+ * put bit for bit, and a sleeping one is recognised as unchanged). */
+typedef struct {
+    vx_entity entity;
+    vx_transform written;
+    vx_vec3 written_v; /* the origin's velocity written (or left) in the rigid body */
+    vx_vec3 w;         /* the angular velocity, the same in both frames */
+    vx_body_pose pose;
+    vx_vec3 v;         /* the centre of mass's */
+    bool valid;
+} vx_body_frame_memo;
 
 typedef struct {
     size_t count;
@@ -78,6 +94,7 @@ typedef struct {
     vx_body_pose *pose;
     vx_body_mass *mass;
     vx_body_info *info;
+    vx_body_frame_memo *frame_memo; /* per slot, read only for framed bodies */
     /* gather's scratch: the entities found, in entity order; they are
      * found again only when the registry's layout (vx_registry_layout) is not
      * records_layout (0: never found) */

@@ -942,14 +942,11 @@ static qh_result emit(qh *q, const qh_faces *f, vx_hull **out)
     free(keys);
     free(edge_out);
 
-    vx_vec3 lo = h->vertices[0], hi = h->vertices[0];
-    for (int i = 1; i < nv; i++) {
-        lo = vx_vec3_min(lo, h->vertices[i]);
-        hi = vx_vec3_max(hi, h->vertices[i]);
-    }
-    h->bounds = vx_aabb_new(lo, hi);
     h->tolerance = (float)q->tol;
     mass_properties(h);
+    h->frame.position = vx_vec3_zero();
+    h->frame.rotation = vx_quat_identity();
+    vx_hull_update_bounds(h);
     *out = h;
     return QH_OK;
 }

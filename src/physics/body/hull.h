@@ -14,7 +14,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "voltex/ecs.h"
 #include "voltex/error.h"
+#include "voltex/limits.h"
 #include "voltex/math.h"
 
 /* Input points at most: indices then fit 16 bits everywhere. A closed
@@ -22,7 +24,7 @@
  * faces (Euler, every face at least a triangle), so 256 points give at most
  * 256 vertices, 1524 half-edges and 508 faces: more than 8 bits hold for
  * half-edges and faces, far less than 16. */
-#define VX_HULL_MAX_POINTS 256
+#define VX_HULL_MAX_POINTS VX_MAX_HULL_POINTS
 
 /* A half-edge: from vertex `origin` to the origin of `next`, with its face on
  * the left seen from outside. Twins are stored side by side (edges 2k and
@@ -55,6 +57,13 @@ typedef struct vx_hull {
     vx_aabb bounds;      /* of the vertices */
     float inner_radius;  /* distance from the centroid to the nearest face plane */
     float tolerance;     /* points this close to a plane counted as on it (hull.c says how it is chosen) */
+    /* Where the data's frame sits in the input's frame: identity from
+     * vx_hull_build; vx_hull_to_principal moves the data into the principal
+     * frame (origin at the centroid, axes along the principal axes) and
+     * records that frame here. */
+    vx_transform frame;
+    float outer_radius;  /* distance from the data's origin to the farthest vertex */
+    const void *owner;   /* the world that made it (vx_world_make_hull), NULL for none */
 } vx_hull;
 
 /* Builds the hull of `count` points (4 to VX_HULL_MAX_POINTS, finite). Every
@@ -68,6 +77,17 @@ typedef struct vx_hull {
 vx_status vx_hull_build(const vx_vec3 *points, size_t count, vx_hull **out, vx_error *err);
 
 void vx_hull_destroy(vx_hull *hull);
+
+/* Moves the hull's data into its principal frame: vertices and planes
+ * re-expressed there (rounded to float once, planes refitted to the rounded
+ * vertices), the centroid at the origin, the inertia diagonal (principal
+ * moments), bounds and radii recomputed, and the frame recorded in
+ * hull->frame. Deterministic; axes that are already principal (an
+ * axis-aligned box's corners) keep the identity rotation, bit for bit. */
+void vx_hull_to_principal(vx_hull *hull);
+
+/* Bounds and outer_radius from the vertices as they are now. */
+void vx_hull_update_bounds(vx_hull *hull);
 
 /* The vertex farthest along d (need not be unit), the lowest index on ties. */
 uint16_t vx_hull_support(const vx_hull *hull, vx_vec3 d);

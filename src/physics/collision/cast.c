@@ -27,6 +27,7 @@
 
 #include <math.h>
 
+#include "common/assert.h"
 #include "physics/collision/cast_internal.h"
 
 bool vx_cast_begin(const vx_transform *pose, bool rotated, vx_vec3 origin, vx_vec3 direction, float max_distance,
@@ -261,6 +262,7 @@ static bool cast_shape(const vx_collider *shape, const vx_transform *pose, vx_ve
         result = cast_box(o, d, h, r, &t, n);
         break;
     }
+    default: VX_ASSERT(false); break; /* hulls have their own cast */
     }
     return vx_cast_end(&local, result, t, n, r, origin, direction, max_distance, hit);
 }
@@ -268,6 +270,7 @@ static bool cast_shape(const vx_collider *shape, const vx_transform *pose, vx_ve
 bool vx_ray_cast_shape(const vx_collider *shape, const vx_transform *pose, vx_vec3 origin, vx_vec3 direction,
                        float max_distance, vx_cast_hit *hit)
 {
+    if (shape->type == VX_SHAPE_HULL) return vx_ray_cast_hull(shape->hull, pose, origin, direction, max_distance, hit);
     return cast_shape(shape, pose, origin, 0.0, direction, max_distance, hit);
 }
 
@@ -276,5 +279,7 @@ bool vx_sphere_cast_shape(const vx_collider *shape, const vx_transform *pose, vx
 {
     /* A radius of 0 is a ray; a negative or NaN one meets nothing. */
     if (!(radius >= 0.0f)) return false;
+    if (shape->type == VX_SHAPE_HULL)
+        return vx_sphere_cast_hull(shape->hull, pose, origin, radius, direction, max_distance, hit);
     return cast_shape(shape, pose, origin, (double)radius, direction, max_distance, hit);
 }

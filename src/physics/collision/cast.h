@@ -20,7 +20,8 @@ typedef struct {
 } vx_cast_hit;
 
 /* A ray from origin along the unit direction, up to max_distance (> 0),
- * against shape placed at pose: true and *hit filled when it meets the
+ * against shape with its body frame at pose (shape.h: a hull's principal
+ * frame, the entity's for the other shapes): true and *hit filled when it meets the
  * shape's surface, the first point along the ray. A ray that starts inside
  * the shape or on its surface hits at distance 0 with point = origin and
  * normal = -direction. */

@@ -7,6 +7,7 @@
 
 #include <math.h>
 
+#include "physics/body/shape.h"
 #include "physics/collision/collide_shapes.h"
 #include "physics/collision/time_of_impact.h"
 
@@ -27,17 +28,6 @@ static inline float closing_speed(const vx_body_set *bodies, uint32_t a, uint32_
 
 static float sanitize_distance(float d) { return d > 0.0f ? d : 0.0f; }
 
-/* m: half the shape's thinnest dimension. */
-static float inner_radius(const vx_collider *c)
-{
-    switch (c->type) {
-    case VX_SHAPE_BOX: return fminf(c->half_extents.x, fminf(c->half_extents.y, c->half_extents.z));
-    case VX_SHAPE_CAPSULE:
-    case VX_SHAPE_SPHERE:
-    default: return c->radius;
-    }
-}
-
 float vx_ccd_pair_margin(const vx_body_set *bodies, uint32_t a, uint32_t b, float speculative_distance,
                          float h)
 {
@@ -47,7 +37,7 @@ float vx_ccd_pair_margin(const vx_body_set *bodies, uint32_t a, uint32_t b, floa
     if (is_dynamic(ia) && is_dynamic(ib)) {
         /* not continuous unless a bullet, which is looked up only when
          * the cap binds (the rigid body is a pointer chase away) */
-        float cap = inner_radius(&ia->collider) + inner_radius(&ib->collider);
+        float cap = vx_shape_inner_radius(&ia->collider) + vx_shape_inner_radius(&ib->collider);
         if (ahead > cap && !vx_ccd_is_bullet(ia) && !vx_ccd_is_bullet(ib)) ahead = cap;
     }
     return sanitize_distance(speculative_distance) + ahead;
@@ -75,6 +65,7 @@ static vx_toi_body sweep_body(const vx_body_set *bodies, uint32_t i)
     s.v = bodies->velocity[i].v;
     s.w = bodies->velocity[i].w;
     s.sweep_radius = bodies->info[i].sweep_radius;
+    s.inset = 0.0f;
     return s;
 }
 

@@ -6,6 +6,7 @@
 
 #include "common/array.h"
 #include "common/parallel.h"
+#include "physics/body/hull.h"
 #include "physics/collision/ccd.h"
 #include "physics/collision/collide_shapes.h"
 #include "physics/collision/time_of_impact.h"
@@ -94,6 +95,7 @@ static vx_toi_body start_of(const vx_body_set *bodies, uint32_t i, float h, cons
     s.x = vx_vec3_sub(pose->x, vx_vec3_scale(s.v, h));
     s.q = turned(pose->q, vx_vec3_scale(s.w, 0.0f - h));
     s.sweep_radius = bodies->info[i].sweep_radius;
+    s.inset = 0.0f;
     return s;
 }
 
@@ -116,7 +118,12 @@ static float core_impact(const vx_body_set *bodies, uint32_t d, uint32_t o, floa
     vx_manifold m;
     if (!vx_collide_shapes(&id->collider, &td, &io->collider, &to, reach, &m)) return h; /* out of reach */
     float start_gap = vx_toi_gap_along(&id->collider, &td, &io->collider, &to, m.normal);
-    vx_collider core = core_of(&id->collider, VX_CCD_CORE_INSET + fmaxf(0.0f - start_gap, 0.0f));
+    float inset = VX_CCD_CORE_INSET + fmaxf(0.0f - start_gap, 0.0f);
+    vx_collider core = id->collider;
+    if (core.type == VX_SHAPE_HULL) /* a hull's core: its support moved in (never below half its size) */
+        sd.inset = fminf(inset, 0.5f * core.hull->inner_radius);
+    else
+        core = core_of(&id->collider, inset);
     sd.shape = &core;
     float t = h;
     if (!vx_time_of_impact(&sd, &so, h, VX_CCD_TOUCH_DISTANCE, &t)) return h;

@@ -1,10 +1,12 @@
 /* Convex hulls (body/hull.h) against every convex shape: hull-hull by the
  * separating-axis test over both hulls' face normals and the edge pairs that
- * make a face of the Minkowski difference (Gregorius, GDC 2013), then a face
- * contact (the incident face clipped against the reference face's side
- * planes, up to 4 points) or an edge-edge contact (1 point); a box is a hull
- * of 8 vertices; a sphere against the closest feature of the hull, or the
- * face of least penetration when its centre is inside. The choices (face
+ * make a face of the Minkowski difference (Gregorius, GDC 2013), measuring
+ * only the axes that bounds from the other hull's inner ball cannot rule out
+ * (the same values and winners as measuring them all), then a face contact
+ * (the incident face clipped against the reference face's side planes, up
+ * to 4 points) or an edge-edge contact (1 point); a box is a hull of 8
+ * vertices; a sphere against the closest feature of the hull, or the face of
+ * least penetration when its centre is inside. The choices (face
  * preferences, incident face, reduction to 4 points) are box-box's, so a hull
  * of a box's corners gives box-box's contact. Everything is worked in the
  * hull's (A's) frame and turned into the world at the end. See
@@ -67,17 +69,12 @@
 #define CLIP_POLY_MAX (2 * VX_HULL_MAX_POINTS)
 #define CLIP_POOL_MAX (3 * VX_HULL_MAX_POINTS)
 
-typedef struct {
-    vx_vec3 n;
-    float d; /* n . p = d on the plane, n unit and outward */
-} plane;
-
-/* A hull in the frame the pair is worked in: its vertices, face planes and
- * centroid there (the topology is the hull's). */
+/* A hull in the frame the pair is worked in: its vertices, faces (planes)
+ * and centroid there; the edges are the hull's. */
 typedef struct {
     const vx_hull *h;
     const vx_vec3 *v;
-    const plane *f;
+    const vx_hull_face *f;
     vx_vec3 centroid;
 } placed_hull;
 
@@ -161,7 +158,17 @@ static void local_push(local_manifold *lm, vx_vec3 pa, vx_vec3 pb, float depth, 
     lm->count++;
 }
 
-/* ---------------- separating axes ---------------- */
+/* ---------------- separating axes ----------------
+ *
+ * The queries find what testing every face against every vertex and every
+ * edge pair would (the same values, the same winners), but skip the axes
+ * that an upper bound of their separation shows cannot matter. The bounds
+ * come from the other hull's inner ball (its centroid and inner radius):
+ * every point of that ball is in the hull, so along a direction u the hull
+ * reaches at least inner_radius below u . centroid. An axis is skipped only
+ * when its bound is below what it would have to beat by prune_guard, which
+ * covers the rounding of the bounds and vertices off their faces' planes by
+ * up to the hulls' tolerances. */
 
 typedef struct {
     float sep;
@@ -174,71 +181,159 @@ typedef struct {
     bool valid;
 } edge_query;
 
+/* The slack of the bounds: 1e-4 of the pair's size and distance from the
+ * working frame's origin, plus 64 hull tolerances. */
+static float prune_guard(const placed_hull *a, const placed_hull *b)
+{
+    float size = vx_vec3_length(a->centroid) + vx_vec3_length(b->centroid) + hull_reach(a->h) + hull_reach(b->h);
+    return 1e-4f * size + 64.0f * (a->h->tolerance + b->h->tolerance);
+}
+
+/* The separation of other from ref's face f: other's lowest vertex along
+ * the face normal, over the face's plane. The minimum as vx_collide_minf
+ * takes it (which passes over NaN), in a plain loop unless a NaN is met. */
+static float face_separation(const placed_hull *ref, int f, const placed_hull *other)
+{
+    vx_vec3 n = ref->f[f].normal;
+    const vx_vec3 *v = other->v;
+    int count = other->h->vertex_count;
+    float lo = vx_vec3_dot(n, v[0]);
+    bool nan = isnan(lo);
+    for (int k = 1; k < count; k++) {
+        float s = vx_vec3_dot(n, v[k]);
+        nan = nan || isnan(s);
+        lo = lo < s ? lo : s;
+    }
+    if (nan) {
+        lo = vx_vec3_dot(n, v[0]);
+        for (int k = 1; k < count; k++) lo = vx_collide_minf(lo, vx_vec3_dot(n, v[k]));
+    }
+    return lo - ref->f[f].offset;
+}
+
 /* The largest separation of other from ref's face planes (the lowest face on
- * ties); false when some face separates them by margin or more. */
-static bool query_faces(const placed_hull *ref, const placed_hull *other, float margin, face_query *q)
+ * ties); false when some face separates them by margin or more. A face's
+ * separation is at most its plane's height under other's inner ball,
+ * bound[f]: the face with the highest bound is measured first, and then
+ * only the faces whose bound comes within guard of the best so far. bound
+ * is kept for the edges (edge_candidates). */
+static bool query_faces(const placed_hull *ref, const placed_hull *other, float margin, float guard, float *bound,
+                        face_query *q)
 {
     const vx_hull *rh = ref->h;
-    int nv = other->h->vertex_count;
+    vx_vec3 c = other->centroid;
+    float inner = other->h->inner_radius;
+    int first = 0;
+    float highest = -INFINITY;
     for (int f = 0; f < rh->face_count; f++) {
-        vx_vec3 n = ref->f[f].n;
-        float lo = vx_vec3_dot(n, other->v[0]);
-        for (int k = 1; k < nv; k++) lo = vx_collide_minf(lo, vx_vec3_dot(n, other->v[k]));
-        float sep = lo - ref->f[f].d;
+        float b = vx_vec3_dot(ref->f[f].normal, c) - ref->f[f].offset - inner;
+        bound[f] = b;
+        if (b > highest) {
+            highest = b;
+            first = f;
+        }
+    }
+    q->face = first;
+    q->sep = face_separation(ref, first, other);
+    if (!(q->sep < margin)) return false;
+    float floor = q->sep - guard;
+    for (int f = 0; f < rh->face_count; f++) {
+        if (f == first || bound[f] < floor) continue;
+        float sep = face_separation(ref, f, other);
         if (!(sep < margin)) return false;
-        if (f == 0 || sep > q->sep) {
+        if (sep > q->sep || (sep == q->sep && f < q->face)) {
             q->sep = sep;
             q->face = f;
+            floor = sep - guard;
         }
     }
     return true;
 }
 
-/* Per undirected edge k (half-edges 2k, 2k + 1): its direction from the
- * origin of 2k to that of 2k + 1, and the cross product of its faces'
- * normals (face of 2k + 1 x face of 2k) for the Minkowski test. */
-static void edge_data(const placed_hull *ph, vx_vec3 *dir, vx_vec3 *arc)
+/* What the Gauss-map test and the separation need of an edge: its faces'
+ * normals (negated for B: the arc of B's edge on A - B's map), the cross
+ * product of those two normals (face of 2k + 1 x face of 2k, A's before or
+ * B's after the negation: the same vector), its direction (from the origin
+ * of 2k to that of 2k + 1), the origin of 2k and the direction's squared
+ * length. */
+typedef struct {
+    vx_vec3 n0[HULL_MAX_EDGES], n1[HULL_MAX_EDGES], arc[HULL_MAX_EDGES], dir[HULL_MAX_EDGES], p[HULL_MAX_EDGES];
+    float len_sq[HULL_MAX_EDGES];
+    int index[HULL_MAX_EDGES]; /* the undirected edge */
+    int count;
+} edge_set;
+
+/* The undirected edges of ph that can be in a pair separating by floor or
+ * more (all of them for floor -infinity), in increasing order. An edge
+ * pair's axis u lies on the edge's arc (between its faces' normals n0 and
+ * n1) and the edge is its hull's extreme along u, so the pair separates by
+ * at most u . w less the other hull's inner radius, w from the edge to the
+ * other's centroid; over the arc u . w is at most the larger of n0 . w and
+ * n1 . w (the faces' bounds, face_bound, plus that inner radius) plus
+ * |w| (1 - n0 . n1) / 2. */
+static void edge_candidates(const placed_hull *ph, const float *face_bound, vx_vec3 other_centroid, float floor,
+                            bool negate, edge_set *out)
 {
     const vx_hull *h = ph->h;
+    int n = 0;
     for (int k = 0; k < h->edge_count / 2; k++) {
-        dir[k] = vx_vec3_sub(ph->v[edge_dest(h, 2 * k)], ph->v[edge_origin(h, 2 * k)]);
-        arc[k] = vx_vec3_cross(ph->f[h->edges[2 * k + 1].face].n, ph->f[h->edges[2 * k].face].n);
+        int f0 = h->edges[2 * k].face, f1 = h->edges[2 * k + 1].face;
+        /* how much the arc must add to the faces' bound */
+        float need = floor - vx_collide_maxf(face_bound[f0], face_bound[f1]);
+        vx_vec3 n0 = ph->f[f0].normal, n1 = ph->f[f1].normal;
+        vx_vec3 p = ph->v[edge_origin(h, 2 * k)];
+        if (need > 0.0f) {
+            float arc_gain = 0.5f * (1.0f - vx_vec3_dot(n0, n1));
+            vx_vec3 w = vx_vec3_sub(other_centroid, p);
+            if (need * need > vx_vec3_length_sq(w) * (arc_gain * arc_gain)) continue;
+        }
+        vx_vec3 dir = vx_vec3_sub(ph->v[edge_dest(h, 2 * k)], p);
+        out->arc[n] = vx_vec3_cross(n1, n0);
+        out->n0[n] = negate ? vx_vec3_neg(n0) : n0;
+        out->n1[n] = negate ? vx_vec3_neg(n1) : n1;
+        out->dir[n] = dir;
+        out->p[n] = p;
+        out->len_sq[n] = vx_vec3_length_sq(dir);
+        out->index[n] = k;
+        n++;
     }
+    out->count = n;
 }
 
 /* The edge pairs whose Gauss-map arcs cross (A's arc between its faces'
  * normals a, b; B's between the negated normals c, d): only those make a
  * face of the Minkowski difference A - B, so only their cross products can
  * separate. The separation along the cross product oriented away from A's
- * centroid; false when one separates by margin or more. */
-static bool query_edges(const placed_hull *a, const placed_hull *b, float margin, edge_query *q)
+ * centroid; false when one separates by margin or more. Pairs whose bound
+ * (edge_candidates) is below floor are left out: q is then the best of the
+ * others, which is the best of all whenever that is floor or more. */
+static bool query_edges(const placed_hull *a, const float *bound_a, const placed_hull *b, const float *bound_b,
+                        float margin, float floor, edge_query *q)
 {
-    vx_vec3 dir_a[HULL_MAX_EDGES], arc_a[HULL_MAX_EDGES], dir_b[HULL_MAX_EDGES], arc_b[HULL_MAX_EDGES];
-    edge_data(a, dir_a, arc_a);
-    edge_data(b, dir_b, arc_b);
-    const vx_hull *ha = a->h, *hb = b->h;
-    int na = ha->edge_count / 2, nb = hb->edge_count / 2;
-    float reach = hull_reach(ha) + hull_reach(hb);
+    edge_set set_a, set_b;
     q->valid = false;
     q->sep = 0.0f;
     q->ea = q->eb = 0;
-    for (int i = 0; i < na; i++) {
-        vx_vec3 na_ = a->f[ha->edges[2 * i].face].n, nb_ = a->f[ha->edges[2 * i + 1].face].n;
-        vx_vec3 bxa = arc_a[i];
-        vx_vec3 pa = a->v[edge_origin(ha, 2 * i)];
-        float ea_sq = vx_vec3_length_sq(dir_a[i]);
-        for (int j = 0; j < nb; j++) {
-            vx_vec3 c = vx_vec3_neg(b->f[hb->edges[2 * j].face].n);
-            vx_vec3 d = vx_vec3_neg(b->f[hb->edges[2 * j + 1].face].n);
-            float cba = vx_vec3_dot(c, bxa), dba = vx_vec3_dot(d, bxa);
+    edge_candidates(a, bound_a, b->centroid, floor, false, &set_a);
+    if (set_a.count == 0) return true;
+    edge_candidates(b, bound_b, a->centroid, floor, true, &set_b);
+    float reach = hull_reach(a->h) + hull_reach(b->h);
+    const edge_set *sa = &set_a, *sb = &set_b;
+    for (int s = 0; s < sa->count; s++) {
+        vx_vec3 na_ = sa->n0[s], nb_ = sa->n1[s];
+        vx_vec3 bxa = sa->arc[s];
+        vx_vec3 pa = sa->p[s];
+        float ea_sq = sa->len_sq[s];
+        for (int t = 0; t < sb->count; t++) {
+            float cba = vx_vec3_dot(sb->n0[t], bxa), dba = vx_vec3_dot(sb->n1[t], bxa);
             if (!(cba * dba < 0.0f)) continue;
-            vx_vec3 dxc = arc_b[j];
+            vx_vec3 dxc = sb->arc[t];
             float adc = vx_vec3_dot(na_, dxc), bdc = vx_vec3_dot(nb_, dxc);
             if (!(adc * bdc < 0.0f && cba * bdc > 0.0f)) continue;
 
-            vx_vec3 axis = vx_vec3_cross(dir_a[i], dir_b[j]);
+            vx_vec3 axis = vx_vec3_cross(sa->dir[s], sb->dir[t]);
             float len_sq = vx_vec3_length_sq(axis);
-            float lens_sq = ea_sq * vx_vec3_length_sq(dir_b[j]);
+            float lens_sq = ea_sq * sb->len_sq[t];
             if (!(len_sq >= HULL_EDGE_MIN_SIN * HULL_EDGE_MIN_SIN * lens_sq) || !(len_sq > 0.0f)) continue;
             float len = sqrtf(len_sq);
             axis = vx_vec3_scale(axis, 1.0f / len);
@@ -246,13 +341,13 @@ static bool query_edges(const placed_hull *a, const placed_hull *b, float margin
             /* The axis of nearly parallel edges turns by the rounding over
              * its sine: the separation is taken that much smaller. */
             float slack = HULL_EDGE_EPSILON * reach * (sqrtf(lens_sq) / len);
-            float sep = vx_vec3_dot(axis, vx_vec3_sub(b->v[edge_origin(hb, 2 * j)], pa)) - slack;
+            float sep = vx_vec3_dot(axis, vx_vec3_sub(sb->p[t], pa)) - slack;
             if (!(sep < margin)) return false;
             if (!q->valid || sep > q->sep) {
                 q->valid = true;
                 q->sep = sep;
-                q->ea = i;
-                q->eb = j;
+                q->ea = sa->index[s];
+                q->eb = sb->index[t];
             }
         }
     }
@@ -463,13 +558,13 @@ static int face_contact(const placed_hull *ref, int ref_face, const placed_hull 
                         float merge, local_manifold *lm)
 {
     const vx_hull *rh = ref->h, *ih = inc->h;
-    vx_vec3 ref_n = ref->f[ref_face].n;
-    float ref_d = ref->f[ref_face].d;
+    vx_vec3 ref_n = ref->f[ref_face].normal;
+    float ref_d = ref->f[ref_face].offset;
 
     int inc_face = 0;
-    float best_dot = vx_vec3_dot(inc->f[0].n, ref_n);
+    float best_dot = vx_vec3_dot(inc->f[0].normal, ref_n);
     for (int f = 1; f < ih->face_count; f++) {
-        float dk = vx_vec3_dot(inc->f[f].n, ref_n);
+        float dk = vx_vec3_dot(inc->f[f].normal, ref_n);
         if (dk < best_dot - HULL_INCIDENT_FACE_TOL) {
             inc_face = f;
             best_dot = dk;
@@ -644,11 +739,12 @@ static bool edge_contact(const placed_hull *a, int ea, const placed_hull *b, int
 static void collide_placed(const placed_hull *a, const placed_hull *b, float margin, local_manifold *lm)
 {
     memset(lm, 0, sizeof *lm);
+    float guard = prune_guard(a, b);
     face_query fa, fb;
     edge_query eq;
-    if (!query_faces(a, b, margin, &fa)) return;
-    if (!query_faces(b, a, margin, &fb)) return;
-    if (!query_edges(a, b, margin, &eq)) return;
+    float bound_a[HULL_MAX_FACES], bound_b[HULL_MAX_FACES];
+    if (!query_faces(a, b, margin, guard, bound_a, &fa)) return;
+    if (!query_faces(b, a, margin, guard, bound_b, &fb)) return;
 
     float inner = vx_collide_minf(a->h->inner_radius, b->h->inner_radius);
     float lin_tol = vx_collide_minf(HULL_LINEAR_TOL, HULL_LINEAR_TOL_SIZE_FRACTION * inner);
@@ -658,7 +754,12 @@ static void collide_placed(const placed_hull *a, const placed_hull *b, float mar
     float merge = HULL_MERGE_TOL * vx_collide_maxf(1.0f, vx_collide_maxf(hull_size(a->h), hull_size(b->h)));
 
     float max_face = vx_collide_maxf(fa.sep, fb.sep);
-    bool use_edge = eq.valid && eq.sep > max_face + HULL_EDGE_REL_TOL * fabsf(max_face) + lin_tol;
+    /* An edge pair matters when it separates by margin or more (then there
+     * is no contact) or beats the faces by the preference: the pairs that
+     * can do neither are not measured. */
+    float edge_wins = max_face + HULL_EDGE_REL_TOL * fabsf(max_face) + lin_tol;
+    if (!query_edges(a, bound_a, b, bound_b, margin, vx_collide_minf(margin, edge_wins) - guard, &eq)) return;
+    bool use_edge = eq.valid && eq.sep > edge_wins;
     if (use_edge) {
         if (edge_contact(a, eq.ea, b, eq.eb, margin, lm)) return;
         /* The closest points were clamped beyond margin: the best face tries. */
@@ -669,48 +770,47 @@ static void collide_placed(const placed_hull *a, const placed_hull *b, float mar
     vx_vec3 normal;
     int face_a, face_b;
     if (!ref_is_b) {
-        normal = lm->normal = a->f[fa.face].n;
+        normal = lm->normal = a->f[fa.face].normal;
         face_a = fa.face;
         face_b = face_contact(a, fa.face, b, false, margin, merge, lm);
     } else {
-        normal = lm->normal = vx_vec3_neg(b->f[fb.face].n);
+        normal = lm->normal = vx_vec3_neg(b->f[fb.face].normal);
         face_b = fb.face;
         face_a = face_contact(b, fb.face, a, true, margin, merge, lm);
     }
     if (lm->count > 0) return;
     /* A face chosen by preference can clip away every point of a contact
-     * that is really edge against edge: the best edge pair then, or the
-     * faces' closest edges along the face normal (edges meeting only at
-     * the ends of their arcs, as boxes turned about one common axis do, are
-     * no pair), whichever finds the pair farther apart: the larger gap is
-     * the closer bound of the distance. */
+     * that is really edge against edge: the best edge pair then (of all the
+     * pairs: the query above may have left the lesser ones out), or the
+     * faces' closest edges along the face normal (edges meeting only at the
+     * ends of their arcs, as boxes turned about one common axis do, are no
+     * pair), whichever finds the pair farther apart: the larger gap is the
+     * closer bound of the distance. */
     local_manifold by_edge, by_faces;
     memset(&by_edge, 0, sizeof by_edge);
     memset(&by_faces, 0, sizeof by_faces);
-    if (eq.valid && !use_edge) edge_contact(a, eq.ea, b, eq.eb, margin, &by_edge);
+    if (!use_edge) {
+        /* No pair separates by margin (the first query would have seen it),
+         * so this query runs to the end. */
+        query_edges(a, bound_a, b, bound_b, margin, -INFINITY, &eq);
+        if (eq.valid) edge_contact(a, eq.ea, b, eq.eb, margin, &by_edge);
+    }
     by_faces.normal = normal;
     face_edges_contact(a, face_a, b, face_b, margin, &by_faces);
     bool faces_farther = by_faces.count > 0 && (by_edge.count == 0 || by_faces.depth[0] < by_edge.depth[0]);
     *lm = faces_farther ? by_faces : by_edge;
 }
 
-/* A's face planes as they are (A's frame is the working frame). */
-static void planes_of(const vx_hull *h, plane *out)
-{
-    for (int f = 0; f < h->face_count; f++) {
-        out[f].n = h->faces[f].normal;
-        out[f].d = h->faces[f].offset;
-    }
-}
-
 /* B placed in A's frame by the rotation r and translation t. */
-static void place_hull(const vx_hull *h, const vx_mat3 *r, vx_vec3 t, vx_vec3 *v, plane *f)
+static void place_hull(const vx_hull *h, const vx_mat3 *r, vx_vec3 t, vx_vec3 *v, vx_hull_face *f)
 {
     for (int k = 0; k < h->vertex_count; k++) v[k] = vx_vec3_add(vx_mat3_mul_vec3(r, h->vertices[k]), t);
     for (int k = 0; k < h->face_count; k++) {
         vx_vec3 n = vx_mat3_mul_vec3(r, h->faces[k].normal);
-        f[k].n = n;
-        f[k].d = h->faces[k].offset + vx_vec3_dot(n, t);
+        f[k].normal = n;
+        f[k].offset = h->faces[k].offset + vx_vec3_dot(n, t);
+        f[k].first_edge = h->faces[k].first_edge;
+        f[k].edge_count = h->faces[k].edge_count;
     }
 }
 
@@ -727,12 +827,12 @@ bool vx_collide_hull_hull(const vx_hull *a, const vx_transform *pa, const vx_hul
     vx_mat3 rel = vx_mat3_mul(&ra_t, &fb.r);
     vx_vec3 t = frame_to_local(&fa, fb.p);
 
-    plane planes_a[HULL_MAX_FACES], planes_b[HULL_MAX_FACES];
+    /* A's frame is the working frame: A as it is, B turned and moved. */
+    vx_hull_face faces_b[HULL_MAX_FACES];
     vx_vec3 verts_b[VX_HULL_MAX_POINTS];
-    planes_of(a, planes_a);
-    place_hull(b, &rel, t, verts_b, planes_b);
-    placed_hull ha = {a, a->vertices, planes_a, a->centroid};
-    placed_hull hb = {b, verts_b, planes_b, vx_vec3_add(vx_mat3_mul_vec3(&rel, b->centroid), t)};
+    place_hull(b, &rel, t, verts_b, faces_b);
+    placed_hull ha = {a, a->vertices, a->faces, a->centroid};
+    placed_hull hb = {b, verts_b, faces_b, vx_vec3_add(vx_mat3_mul_vec3(&rel, b->centroid), t)};
 
     local_manifold lm;
     collide_placed(&ha, &hb, margin, &lm);
@@ -803,18 +903,19 @@ bool vx_collide_hull_box(const vx_hull *hull, const vx_transform *pose, const vx
  * projection (the projection is then the closest point: p - q lies in the
  * face's normal cone), else the nearest point of the edges (an edge's inside
  * or one of its ends, a vertex). Ties go to the lowest index. */
-static vx_vec3 closest_on_hull(const vx_hull *h, const plane *f, vx_vec3 p, uint32_t *feature, float *dist_sq)
+static vx_vec3 closest_on_hull(const vx_hull *h, vx_vec3 p, uint32_t *feature, float *dist_sq)
 {
+    const vx_hull_face *f = h->faces;
     for (int k = 0; k < h->face_count; k++) {
-        float s = vx_vec3_dot(f[k].n, p) - f[k].d;
+        float s = vx_vec3_dot(f[k].normal, p) - f[k].offset;
         if (!(s > 0.0f)) continue;
-        vx_vec3 q = vx_vec3_sub(p, vx_vec3_scale(f[k].n, s));
+        vx_vec3 q = vx_vec3_sub(p, vx_vec3_scale(f[k].normal, s));
         const vx_hull_face *face = &h->faces[k];
         int half = face->first_edge;
         bool inside = true;
         for (int j = 0; j < face->edge_count && inside; j++) {
             vx_vec3 v0 = h->vertices[edge_origin(h, half)], v1 = h->vertices[edge_dest(h, half)];
-            vx_vec3 side = vx_vec3_cross(vx_vec3_sub(v1, v0), f[k].n);
+            vx_vec3 side = vx_vec3_cross(vx_vec3_sub(v1, v0), f[k].normal);
             if (vx_vec3_dot(side, vx_vec3_sub(q, v0)) > 0.0f) inside = false;
             half = h->edges[half].next;
         }
@@ -859,12 +960,13 @@ static vx_vec3 closest_on_hull(const vx_hull *h, const plane *f, vx_vec3 p, uint
 
 /* The face plane p is least deep under (the largest signed distance, the
  * lowest face on ties): the way out of a point inside. */
-static int least_penetration_face(const vx_hull *h, const plane *f, vx_vec3 p, float *signed_dist)
+static int least_penetration_face(const vx_hull *h, vx_vec3 p, float *signed_dist)
 {
+    const vx_hull_face *f = h->faces;
     int best = 0;
-    float best_s = vx_vec3_dot(f[0].n, p) - f[0].d;
+    float best_s = vx_vec3_dot(f[0].normal, p) - f[0].offset;
     for (int k = 1; k < h->face_count; k++) {
-        float s = vx_vec3_dot(f[k].n, p) - f[k].d;
+        float s = vx_vec3_dot(f[k].normal, p) - f[k].offset;
         if (s > best_s) {
             best = k;
             best_s = s;
@@ -885,19 +987,17 @@ bool vx_collide_hull_sphere(const vx_hull *hull, const vx_transform *pose, vx_ve
 
     frame fr = frame_of(pose);
     vx_vec3 c = frame_to_local(&fr, sphere_pos);
-    plane planes[HULL_MAX_FACES];
-    planes_of(hull, planes);
 
     local_manifold lm;
     memset(&lm, 0, sizeof lm);
     float s;
-    int face = least_penetration_face(hull, planes, c, &s);
+    int face = least_penetration_face(hull, c, &s);
     uint32_t kind = VX_FEATURE_KIND_HULL_SPHERE << VX_FEATURE_KIND_SHIFT;
     bool outside = false;
     if (s > 0.0f) {
         uint32_t feature;
         float dist_sq;
-        vx_vec3 q = closest_on_hull(hull, planes, c, &feature, &dist_sq);
+        vx_vec3 q = closest_on_hull(hull, c, &feature, &dist_sq);
         /* Below FLT_MIN the direction is lost: the centre is on the surface. */
         if (dist_sq >= FLT_MIN) {
             outside = true;
@@ -907,7 +1007,7 @@ bool vx_collide_hull_sphere(const vx_hull *hull, const vx_transform *pose, vx_ve
             /* Over a face the way out is its normal (c - q has lost the
              * direction's bits when c is near the face). */
             vx_vec3 n = feature >> HULL_FEATURE_TYPE_SHIFT == HULL_FEATURE_FACE
-                            ? planes[feature & HULL_FEATURE_INDEX_MASK].n
+                            ? hull->faces[feature & HULL_FEATURE_INDEX_MASK].normal
                             : vx_vec3_scale(vx_vec3_sub(c, q), 1.0f / dist);
             lm.normal = n;
             local_push(&lm, q, vx_vec3_sub(c, vx_vec3_scale(n, radius)), depth, kind | feature);
@@ -919,7 +1019,7 @@ bool vx_collide_hull_sphere(const vx_hull *hull, const vx_transform *pose, vx_ve
         float dist = vx_collide_maxf(-s, 0.0f);
         float depth = radius + dist;
         if (!(depth > -margin)) return false;
-        vx_vec3 n = planes[face].n;
+        vx_vec3 n = hull->faces[face].normal;
         lm.normal = n;
         vx_vec3 on_hull = vx_vec3_add(c, vx_vec3_scale(n, dist));
         local_push(&lm, on_hull, vx_vec3_sub(c, vx_vec3_scale(n, radius)), depth,

@@ -158,13 +158,17 @@ bool vx_collide_box_box_obb(const vx_obb *a, const vx_obb *b, float margin, vx_m
  * world); the normal points from the hull (the first hull) to the other
  * shape; the contract is collide.h's. Face contacts clip the incident face
  * to the reference face and keep at most 4 points; hull-box treats the box
- * as a hull. (Hull-capsule is still to come: kind 14 is kept for it.) */
+ * as a hull; hull-capsule (collide_hull_capsule.c, kind 14) makes capsule-
+ * box's choices, so a hull of a box's corners gives capsule-box's contact,
+ * with at most 2 points (a capsule lying along a face or an edge). */
 bool vx_collide_hull_sphere(const vx_hull *hull, const vx_transform *pose, vx_vec3 sphere_pos, float radius,
                             float margin, vx_manifold *out);
 bool vx_collide_hull_box(const vx_hull *hull, const vx_transform *pose, const vx_transform *box,
                          vx_vec3 half_extents, float margin, vx_manifold *out);
 bool vx_collide_hull_hull(const vx_hull *a, const vx_transform *pa, const vx_hull *b, const vx_transform *pb,
                           float margin, vx_manifold *out);
+bool vx_collide_hull_capsule(const vx_hull *hull, const vx_transform *pose, const vx_transform *capsule_pose,
+                             float radius, float half_height, float margin, vx_manifold *out);
 
 /* Closest points of two segments, each given as centre, unit direction and
  * half length (>= 0): returns the parameters *s on the first and *t on the

@@ -2,6 +2,8 @@
 #include "physics/collision/collide_shapes.h"
 
 #include "common/assert.h"
+#include "physics/body/hull.h"
+#include "physics/collision/collide_internal.h"
 
 static bool sphere_sphere(const vx_collider *a, const vx_transform *ta, const vx_collider *b, const vx_transform *tb,
                           float margin, vx_manifold *out)
@@ -39,7 +41,31 @@ static bool capsule_capsule(const vx_collider *a, const vx_transform *ta, const 
     return vx_collide_capsule_capsule(ta, a->radius, a->half_height, tb, b->radius, b->half_height, margin, out);
 }
 
-#define SHAPE_TYPES 3
+static bool hull_sphere(const vx_collider *a, const vx_transform *ta, const vx_collider *b, const vx_transform *tb,
+                        float margin, vx_manifold *out)
+{
+    return vx_collide_hull_sphere(a->hull, ta, tb->position, b->radius, margin, out);
+}
+
+static bool hull_box(const vx_collider *a, const vx_transform *ta, const vx_collider *b, const vx_transform *tb,
+                     float margin, vx_manifold *out)
+{
+    return vx_collide_hull_box(a->hull, ta, tb, b->half_extents, margin, out);
+}
+
+static bool hull_capsule(const vx_collider *a, const vx_transform *ta, const vx_collider *b, const vx_transform *tb,
+                         float margin, vx_manifold *out)
+{
+    return vx_collide_hull_capsule(a->hull, ta, tb, b->radius, b->half_height, margin, out);
+}
+
+static bool hull_hull(const vx_collider *a, const vx_transform *ta, const vx_collider *b, const vx_transform *tb,
+                      float margin, vx_manifold *out)
+{
+    return vx_collide_hull_hull(a->hull, ta, b->hull, tb, margin, out);
+}
+
+#define SHAPE_TYPES 4
 
 typedef struct {
     vx_collide_fn fn;
@@ -49,13 +75,20 @@ typedef struct {
 static const pair_entry pairs[SHAPE_TYPES][SHAPE_TYPES] = {
     [VX_SHAPE_SPHERE] = {[VX_SHAPE_SPHERE] = {sphere_sphere, false},
                          [VX_SHAPE_BOX] = {sphere_box, false},
-                         [VX_SHAPE_CAPSULE] = {capsule_sphere, true}},
+                         [VX_SHAPE_CAPSULE] = {capsule_sphere, true},
+                         [VX_SHAPE_HULL] = {hull_sphere, true}},
     [VX_SHAPE_BOX] = {[VX_SHAPE_SPHERE] = {sphere_box, true},
                       [VX_SHAPE_BOX] = {box_box, false},
-                      [VX_SHAPE_CAPSULE] = {capsule_box, true}},
+                      [VX_SHAPE_CAPSULE] = {capsule_box, true},
+                      [VX_SHAPE_HULL] = {hull_box, true}},
     [VX_SHAPE_CAPSULE] = {[VX_SHAPE_SPHERE] = {capsule_sphere, false},
                           [VX_SHAPE_BOX] = {capsule_box, false},
-                          [VX_SHAPE_CAPSULE] = {capsule_capsule, false}},
+                          [VX_SHAPE_CAPSULE] = {capsule_capsule, false},
+                          [VX_SHAPE_HULL] = {hull_capsule, true}},
+    [VX_SHAPE_HULL] = {[VX_SHAPE_SPHERE] = {hull_sphere, false},
+                       [VX_SHAPE_BOX] = {hull_box, false},
+                       [VX_SHAPE_CAPSULE] = {hull_capsule, false},
+                       [VX_SHAPE_HULL] = {hull_hull, false}},
 };
 
 bool vx_collide_shapes(const vx_collider *a, const vx_transform *ta, const vx_collider *b, const vx_transform *tb,

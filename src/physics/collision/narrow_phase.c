@@ -20,6 +20,7 @@
 #include "common/array.h"
 #include "common/assert.h"
 #include "common/parallel.h"
+#include "physics/body/shape.h"
 #include "physics/collision/ccd.h"
 #include "physics/collision/collide_internal.h"
 #include "physics/collision/collide_shapes.h"
@@ -56,7 +57,7 @@ vx_aabb vx_narrow_phase_bounds(const vx_body_set *bodies, size_t i, float specul
 {
     const vx_body_info *info = &bodies->info[i];
     const vx_body_pose *pose = &bodies->pose[i];
-    vx_aabb box = vx_collider_aabb(&info->collider, pose->x, pose->q);
+    vx_aabb box = vx_shape_aabb(&info->collider, pose->x, pose->q);
     float g = 0.5f * sanitize_distance(speculative_distance) + sweep(bodies, i, h);
     vx_vec3 grow_by = vx_vec3_make(g, g, g);
     return vx_aabb_new(vx_vec3_sub(box.min, grow_by), vx_vec3_add(box.max, grow_by));

@@ -14,6 +14,7 @@
 
 #include <math.h>
 
+#include "physics/body/hull.h"
 #include "physics/collision/collide_shapes.h"
 #include "voltex/collide.h"
 
@@ -44,6 +45,10 @@ static float support(const vx_collider *c, const vx_transform *t, vx_vec3 dir)
         vx_vec3 axis = vx_quat_rotate(t->rotation, vx_vec3_make(0.0f, 1.0f, 0.0f));
         return centre + fabsf(vx_vec3_dot(dir, axis)) * c->half_height + c->radius;
     }
+    case VX_SHAPE_HULL: {
+        vx_vec3 local = vx_quat_rotate(vx_quat_conjugate(t->rotation), dir);
+        return centre + vx_vec3_dot(local, c->hull->vertices[vx_hull_support(c->hull, local)]);
+    }
     case VX_SHAPE_SPHERE:
     default:
         return centre + c->radius;
@@ -62,16 +67,17 @@ bool vx_time_of_impact(const vx_toi_body *a, const vx_toi_body *b, float t_max, 
     float turning = vx_vec3_length(a->w) * a->sweep_radius + vx_vec3_length(b->w) * b->sweep_radius;
     /* how fast the distance can close at all, in any direction */
     float closing = vx_vec3_length(dv) + turning;
+    float inset = a->inset + b->inset; /* the cores' gap is the shapes' plus this */
     float t = 0.0f;
     for (int it = 0; it < VX_TOI_MAX_ITERATIONS; it++) {
         vx_transform ta = vx_toi_body_pose(a, t);
         vx_transform tb = vx_toi_body_pose(b, t);
         /* Farther apart than what can close in the time left: no impact. */
-        float reach = tolerance + closing * (t_max - t);
+        float reach = tolerance + closing * (t_max - t) + inset;
         vx_manifold m;
         if (!vx_collide_shapes(a->shape, &ta, b->shape, &tb, reach, &m)) return false;
         vx_vec3 n = m.normal;
-        float gap = vx_toi_gap_along(a->shape, &ta, b->shape, &tb, n);
+        float gap = vx_toi_gap_along(a->shape, &ta, b->shape, &tb, n) + inset;
         if (gap <= tolerance) {
             *t_hit = t;
             return true;

@@ -25,6 +25,7 @@ typedef struct {
     vx_vec3 v;          /* m/s */
     vx_vec3 w;          /* rad/s, world */
     float sweep_radius; /* m: the farthest surface point from x (0 for a sphere) */
+    float inset;        /* m: the shape moved in by this on every side (a hull's core; 0: the shape) */
 } vx_toi_body;
 
 /* At most this many advancement steps; a sweep still undecided then counts

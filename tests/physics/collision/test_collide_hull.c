@@ -23,6 +23,7 @@
 #include "physics/body/hull.h"
 #include "physics/collision/collide_internal.h"
 #include "test_helpers.h"
+#include "test_hull_helpers.h"
 #include "voltex/collide.h"
 
 #define PI_F 3.14159265358979f
@@ -30,58 +31,16 @@
 static vx_vec3 v3(float x, float y, float z) { return vx_vec3_make(x, y, z); }
 static float rnd(vx_test_rng *r, float lo, float hi) { return vx_test_rng_range(r, lo, hi); }
 
-static vx_transform place(vx_vec3 position, vx_quat rotation)
-{
-    vx_transform t;
-    memset(&t, 0, sizeof t);
-    t.position = position;
-    t.rotation = rotation;
-    return t;
-}
-
-static vx_hull *build(const vx_vec3 *pts, size_t n)
-{
-    vx_hull *h = NULL;
-    vx_error err;
-    cr_assert_eq(vx_hull_build(pts, n, &h, &err), VX_OK, "build failed: %s", err.message);
-    return h;
-}
-
-static vx_hull *box_hull(vx_vec3 half)
-{
-    vx_vec3 pts[8];
-    for (int i = 0; i < 8; i++)
-        pts[i] = v3(i & 1 ? half.x : -half.x, i & 2 ? half.y : -half.y, i & 4 ? half.z : -half.z);
-    return build(pts, 8);
-}
-
-static vx_quat random_unit_quat(vx_test_rng *r)
-{
-    return vx_quat_normalize(vx_quat_make(rnd(r, -1, 1), rnd(r, -1, 1), rnd(r, -1, 1), rnd(r, -1, 1)));
-}
-
 static vx_vec3 random_half(vx_test_rng *r, float lo, float hi)
 {
     float x = rnd(r, lo, hi), y = rnd(r, lo, hi), z = rnd(r, lo, hi);
     return v3(x, y, z);
 }
 
-static vx_vec3 random_dir(vx_test_rng *r)
-{
-    float x = rnd(r, -1, 1), y = rnd(r, -1, 1), z = rnd(r, -1, 1);
-    return vx_vec3_normalize(v3(x, y, z));
-}
-
-static float random_margin(vx_test_rng *r)
-{
-    static const float margins[4] = {0.0f, 0.01f, 0.05f, 0.2f};
-    return margins[vx_test_rng_next(r) % 4u];
-}
-
 /* A small turn about a random axis: angles from 1e-6 to 1e-2 rad. */
 static vx_quat small_turn(vx_test_rng *r)
 {
-    vx_vec3 axis = random_dir(r);
+    vx_vec3 axis = vx_test_random_unit(r);
     float angle = powf(10.0f, rnd(r, -6.0f, -2.0f));
     return vx_quat_from_axis_angle(axis, angle);
 }
@@ -588,7 +547,7 @@ static void judge(const vx_transform *a, vx_vec3 ha, const vx_transform *b, vx_v
 static void check_boxes(const vx_transform *a, vx_vec3 ha, const vx_transform *b, vx_vec3 hb, float margin,
                         agreement *hh, agreement *hbx)
 {
-    vx_hull *hull_a = box_hull(ha), *hull_b = box_hull(hb);
+    vx_hull *hull_a = vx_test_box_hull(ha), *hull_b = vx_test_box_hull(hb);
     vx_manifold w, g, g2;
     memset(&g, 0x5A, sizeof g);
     bool hw = vx_collide_box_box(a, ha, b, hb, margin, &w);
@@ -634,11 +593,11 @@ Test(collide_hull, box_hulls_match_box_box_random_poses)
     for (int k = 0; k < 6000; k++) {
         vx_vec3 ha = random_half(&rng, 0.05f, 1.5f), hb = random_half(&rng, 0.05f, 1.5f);
         vx_vec3 pa = v3(rnd(&rng, -1, 1), rnd(&rng, -1, 1), rnd(&rng, -1, 1));
-        vx_transform a = place(pa, random_unit_quat(&rng));
+        vx_transform a = vx_test_pose(pa, vx_test_random_rotation(&rng));
         float reach = vx_vec3_length(ha) + vx_vec3_length(hb);
         vx_vec3 off = v3(rnd(&rng, -reach, reach), rnd(&rng, -reach, reach), rnd(&rng, -reach, reach));
-        vx_transform b = place(vx_vec3_add(a.position, off), random_unit_quat(&rng));
-        check_boxes(&a, ha, &b, hb, random_margin(&rng), &hh, &hbx);
+        vx_transform b = vx_test_pose(vx_vec3_add(a.position, off), vx_test_random_rotation(&rng));
+        check_boxes(&a, ha, &b, hb, vx_test_random_margin(&rng), &hh, &hbx);
     }
     report("random poses, hull-hull", &hh);
     report("random poses, hull-box", &hbx);
@@ -687,8 +646,8 @@ Test(collide_hull, box_hulls_match_box_box_resting_stacks_and_brick_rows)
             qb = vx_quat_mul(yaw, qb);
             pb = vx_vec3_add(pa, vx_quat_rotate(yaw, vx_vec3_sub(pb, pa)));
         }
-        vx_transform a = place(pa, qa), b = place(pb, qb);
-        check_boxes(&a, ha, &b, hb, random_margin(&rng), &hh, &hbx);
+        vx_transform a = vx_test_pose(pa, qa), b = vx_test_pose(pb, qb);
+        check_boxes(&a, ha, &b, hb, vx_test_random_margin(&rng), &hh, &hbx);
     }
     report("resting stacks, hull-hull", &hh);
     report("resting stacks, hull-box", &hbx);
@@ -710,9 +669,9 @@ Test(collide_hull, box_hulls_match_box_box_quarter_turns)
         float ox = 0.25f * (float)((int)(vx_test_rng_next(&rng) % 17u) - 8);
         float oy = 0.25f * (float)((int)(vx_test_rng_next(&rng) % 17u) - 8);
         float oz = 0.25f * (float)((int)(vx_test_rng_next(&rng) % 17u) - 8);
-        vx_transform a = place(v3(1.0f, 2.0f, -3.0f), cube_turn(&rng));
-        vx_transform b = place(vx_vec3_add(a.position, v3(ox, oy, oz)), cube_turn(&rng));
-        check_boxes(&a, ha, &b, hb, random_margin(&rng), &hh, &hbx);
+        vx_transform a = vx_test_pose(v3(1.0f, 2.0f, -3.0f), cube_turn(&rng));
+        vx_transform b = vx_test_pose(vx_vec3_add(a.position, v3(ox, oy, oz)), cube_turn(&rng));
+        check_boxes(&a, ha, &b, hb, vx_test_random_margin(&rng), &hh, &hbx);
     }
     report("quarter turns, hull-hull", &hh);
     report("quarter turns, hull-box", &hbx);
@@ -733,11 +692,11 @@ Test(collide_hull, box_hulls_match_box_box_edges_across_edges)
         vx_quat qa = vx_quat_from_axis_angle(axes[i], 0.25f * PI_F + jitter);
         vx_quat qb = vx_quat_from_axis_angle(axes[j], 0.25f * PI_F - jitter);
         if (vx_test_rng_next(&rng) % 2u) qb = vx_quat_mul(qb, vx_quat_from_axis_angle(axes[i], 0.25f * PI_F));
-        vx_vec3 dir = random_dir(&rng);
+        vx_vec3 dir = vx_test_random_unit(&rng);
         float dist = rnd(&rng, 0.6f, 1.1f) * (vx_vec3_length(ha) + vx_vec3_length(hb));
-        vx_transform a = place(vx_vec3_zero(), qa);
-        vx_transform b = place(vx_vec3_scale(dir, dist), qb);
-        check_boxes(&a, ha, &b, hb, random_margin(&rng), &hh, &hbx);
+        vx_transform a = vx_test_pose(vx_vec3_zero(), qa);
+        vx_transform b = vx_test_pose(vx_vec3_scale(dir, dist), qb);
+        check_boxes(&a, ha, &b, hb, vx_test_random_margin(&rng), &hh, &hbx);
     }
     report("edges across edges, hull-hull", &hh);
     report("edges across edges, hull-box", &hbx);
@@ -753,14 +712,14 @@ Test(collide_hull, box_hull_sphere_matches_sphere_box)
     float max_normal = 0.0f, max_depth = 0.0f, max_point = 0.0f;
     for (int k = 0; k < 6000; k++) {
         vx_vec3 h = random_half(&rng, 0.1f, 1.5f);
-        vx_hull *hull = box_hull(h);
-        vx_transform t = place(v3(rnd(&rng, -3, 3), rnd(&rng, -3, 3), rnd(&rng, -3, 3)), random_unit_quat(&rng));
+        vx_hull *hull = vx_test_box_hull(h);
+        vx_transform t = vx_test_pose(v3(rnd(&rng, -3, 3), rnd(&rng, -3, 3), rnd(&rng, -3, 3)), vx_test_random_rotation(&rng));
         float r = rnd(&rng, 0.05f, 1.0f);
         /* around the box: inside it, near faces, edges and corners */
         vx_vec3 local = v3(rnd(&rng, -1.3f, 1.3f) * (h.x + r), rnd(&rng, -1.3f, 1.3f) * (h.y + r),
                            rnd(&rng, -1.3f, 1.3f) * (h.z + r));
         vx_vec3 c = vx_vec3_add(t.position, vx_quat_rotate(vx_quat_normalize(t.rotation), local));
-        float margin = random_margin(&rng);
+        float margin = vx_test_random_margin(&rng);
         vx_manifold w, g;
         bool hw = vx_collide_sphere_box(c, r, &t, h, margin, &w);
         bool hg = vx_collide_hull_sphere(hull, &t, c, r, margin, &g);
@@ -812,7 +771,7 @@ Test(collide_hull, box_hull_sphere_matches_sphere_box)
 static vx_hull *tetrahedron(void)
 {
     const vx_vec3 pts[4] = {{0.0f, 0.0f, 0.0f}, {1.0f, 0.0f, 0.0f}, {0.2f, 0.9f, 0.1f}, {0.3f, 0.2f, 0.8f}};
-    return build(pts, 4);
+    return vx_test_hull(pts, 4);
 }
 
 static vx_hull *icosahedron(float r)
@@ -828,58 +787,10 @@ static vx_hull *icosahedron(float r)
         }
     float k = r / sqrtf(1.0f + p * p);
     for (int i = 0; i < 12; i++) pts[i] = vx_vec3_scale(pts[i], k);
-    return build(pts, 12);
+    return vx_test_hull(pts, 12);
 }
 
 /* ---- brute force in double: distances of points, segments and hulls ---- */
-
-typedef struct {
-    double x, y, z;
-} d3;
-
-static d3 d3_of(vx_vec3 v) { return (d3){v.x, v.y, v.z}; }
-static d3 d3_sub(d3 a, d3 b) { return (d3){a.x - b.x, a.y - b.y, a.z - b.z}; }
-static d3 d3_add(d3 a, d3 b) { return (d3){a.x + b.x, a.y + b.y, a.z + b.z}; }
-static d3 d3_scale(d3 a, double s) { return (d3){a.x * s, a.y * s, a.z * s}; }
-static double d3_dot(d3 a, d3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-static d3 d3_cross(d3 a, d3 b) { return (d3){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x}; }
-static double d3_len(d3 a) { return sqrt(d3_dot(a, a)); }
-
-/* A hull's vertices and planes in the world, in double. */
-typedef struct {
-    const vx_hull *h;
-    d3 v[VX_HULL_MAX_POINTS];
-    d3 n[2 * VX_HULL_MAX_POINTS];
-    double d[2 * VX_HULL_MAX_POINTS];
-} whull;
-
-static void whull_init(whull *w, const vx_hull *h, const vx_transform *t)
-{
-    w->h = h;
-    vx_mat3 r = vx_mat3_from_quat(vx_quat_normalize(t->rotation));
-    d3 p = d3_of(t->position);
-    for (int i = 0; i < h->vertex_count; i++) {
-        d3 l = d3_of(h->vertices[i]);
-        w->v[i] = d3_add((d3){r.m[0][0] * l.x + r.m[0][1] * l.y + r.m[0][2] * l.z,
-                              r.m[1][0] * l.x + r.m[1][1] * l.y + r.m[1][2] * l.z,
-                              r.m[2][0] * l.x + r.m[2][1] * l.y + r.m[2][2] * l.z},
-                         p);
-    }
-    for (int f = 0; f < h->face_count; f++) {
-        d3 l = d3_of(h->faces[f].normal);
-        w->n[f] = (d3){r.m[0][0] * l.x + r.m[0][1] * l.y + r.m[0][2] * l.z,
-                       r.m[1][0] * l.x + r.m[1][1] * l.y + r.m[1][2] * l.z,
-                       r.m[2][0] * l.x + r.m[2][1] * l.y + r.m[2][2] * l.z};
-        w->d[f] = h->faces[f].offset + d3_dot(w->n[f], p);
-    }
-}
-
-static double whull_excess(const whull *w, d3 p)
-{
-    double best = -DBL_MAX;
-    for (int f = 0; f < w->h->face_count; f++) best = fmax(best, d3_dot(w->n[f], p) - w->d[f]);
-    return best;
-}
 
 static d3 closest_on_segment(d3 p, d3 a, d3 b)
 {
@@ -1016,7 +927,7 @@ static vx_transform near_pose(const vx_hull *ha, const vx_transform *ta, const v
 {
     vx_vec3 ca = vx_vec3_add(ta->position, vx_quat_rotate(vx_quat_normalize(ta->rotation), ha->centroid));
     vx_vec3 cb = vx_vec3_add(ca, off);
-    return place(vx_vec3_sub(cb, vx_quat_rotate(qb, hb->centroid)), qb);
+    return vx_test_pose(vx_vec3_sub(cb, vx_quat_rotate(qb, hb->centroid)), qb);
 }
 
 typedef struct {
@@ -1049,11 +960,11 @@ static void hull_pairs(const vx_hull *ha, const vx_hull *hb, uint32_t seed, int 
     float size = 0.5f * (vx_vec3_length(vx_vec3_sub(ha->bounds.max, ha->bounds.min)) +
                          vx_vec3_length(vx_vec3_sub(hb->bounds.max, hb->bounds.min)));
     for (int k = 0; k < cases; k++) {
-        vx_transform ta = place(v3(rnd(&rng, -2, 2), rnd(&rng, -2, 2), rnd(&rng, -2, 2)), random_unit_quat(&rng));
-        vx_quat qb = random_unit_quat(&rng);
-        vx_vec3 off = vx_vec3_scale(random_dir(&rng), rnd(&rng, 0.0f, 1.1f) * size);
+        vx_transform ta = vx_test_pose(v3(rnd(&rng, -2, 2), rnd(&rng, -2, 2), rnd(&rng, -2, 2)), vx_test_random_rotation(&rng));
+        vx_quat qb = vx_test_random_rotation(&rng);
+        vx_vec3 off = vx_vec3_scale(vx_test_random_unit(&rng), rnd(&rng, 0.0f, 1.1f) * size);
         vx_transform tb = near_pose(ha, &ta, hb, qb, off);
-        float margin = random_margin(&rng);
+        float margin = vx_test_random_margin(&rng);
         vx_manifold m;
         bool hit = vx_collide_hull_hull(ha, &ta, hb, &tb, margin, &m);
         st->digest = fnv(st->digest, &hit, sizeof hit);
@@ -1106,9 +1017,9 @@ static void hull_pairs(const vx_hull *ha, const vx_hull *hb, uint32_t seed, int 
 
         /* ids under a 1e-5 move (of B, then of A by a tiny turn) */
         vx_transform tb2 = tb;
-        tb2.position = vx_vec3_add(tb.position, vx_vec3_scale(random_dir(&rng), 1e-5f));
+        tb2.position = vx_vec3_add(tb.position, vx_vec3_scale(vx_test_random_unit(&rng), 1e-5f));
         vx_transform ta2 = ta;
-        ta2.rotation = vx_quat_normalize(vx_quat_mul(ta.rotation, vx_quat_from_axis_angle(random_dir(&rng), 1e-5f)));
+        ta2.rotation = vx_quat_normalize(vx_quat_mul(ta.rotation, vx_quat_from_axis_angle(vx_test_random_unit(&rng), 1e-5f)));
         vx_manifold m2;
         bool hit2 = vx_collide_hull_hull(ha, &ta2, hb, &tb2, margin, &m2);
         st->moved++;
@@ -1173,7 +1084,7 @@ Test(collide_hull, resting_hulls_keep_their_ids)
             vx_quat spin = vx_quat_from_axis_angle(nf, rnd(&rng, 0.1f, 0.4f));
             q = vx_quat_mul(spin, q);
             vx_vec3 pos = vx_vec3_sub(vx_vec3_add(fc, vx_vec3_scale(nf, -1e-3f)), vx_quat_rotate(q, tc));
-            vx_transform ta = place(vx_vec3_zero(), vx_quat_identity()), tb = place(pos, q);
+            vx_transform ta = vx_test_pose(vx_vec3_zero(), vx_quat_identity()), tb = vx_test_pose(pos, q);
             vx_manifold m;
             cr_assert(vx_collide_hull_hull(ico, &ta, top, &tb, 0.01f, &m));
             assert_contract(&m, 0.01f, 1e-5f);
@@ -1183,8 +1094,8 @@ Test(collide_hull, resting_hulls_keep_their_ids)
                           (double)m.points[i].depth, m.points[i].feature);
             for (int k = 0; k < 20; k++) {
                 vx_transform tb2 = tb;
-                tb2.position = vx_vec3_add(tb.position, vx_vec3_scale(random_dir(&rng), 1e-5f));
-                tb2.rotation = vx_quat_normalize(vx_quat_mul(vx_quat_from_axis_angle(random_dir(&rng), 1e-5f), q));
+                tb2.position = vx_vec3_add(tb.position, vx_vec3_scale(vx_test_random_unit(&rng), 1e-5f));
+                tb2.rotation = vx_quat_normalize(vx_quat_mul(vx_quat_from_axis_angle(vx_test_random_unit(&rng), 1e-5f), q));
                 vx_manifold m2;
                 cr_assert(vx_collide_hull_hull(ico, &ta, top, &tb2, 0.01f, &m2));
                 cr_assert_eq(m2.count, m.count);
@@ -1206,12 +1117,12 @@ Test(collide_hull, spheres_against_brute_force_signed_distance)
     int hits = 0, inside = 0;
     for (int k = 0; k < 6000; k++) {
         const vx_hull *h = hulls[k % 2];
-        vx_transform t = place(v3(rnd(&rng, -2, 2), rnd(&rng, -2, 2), rnd(&rng, -2, 2)), random_unit_quat(&rng));
+        vx_transform t = vx_test_pose(v3(rnd(&rng, -2, 2), rnd(&rng, -2, 2), rnd(&rng, -2, 2)), vx_test_random_rotation(&rng));
         whull_init(&w, h, &t);
         float r = rnd(&rng, 0.05f, 0.6f);
         vx_vec3 c0 = vx_vec3_add(t.position, vx_quat_rotate(vx_quat_normalize(t.rotation), h->centroid));
-        vx_vec3 c = vx_vec3_add(c0, vx_vec3_scale(random_dir(&rng), rnd(&rng, 0.0f, 1.2f) + r));
-        float margin = random_margin(&rng);
+        vx_vec3 c = vx_vec3_add(c0, vx_vec3_scale(vx_test_random_unit(&rng), rnd(&rng, 0.0f, 1.2f) + r));
+        float margin = vx_test_random_margin(&rng);
         vx_manifold m, m2;
         bool hit = vx_collide_hull_sphere(h, &t, c, r, margin, &m);
         bool hit2 = vx_collide_hull_sphere(h, &t, c, r, margin, &m2);
@@ -1243,15 +1154,15 @@ Test(collide_hull, an_edge_keeps_its_ids_when_the_incident_face_changes)
      * of 45 degrees (beyond the incident face's 1e-3 preference) the
      * incident face is one or the other face at that edge, and the points
      * where the edge crosses the plate's rim keep their ids. */
-    vx_hull *plate = box_hull(v3(1.0f, 0.1f, 0.5f)), *bar = box_hull(v3(0.2f, 0.2f, 2.0f));
-    vx_transform tp = place(v3(0.0f, 0.0f, 0.0f), vx_quat_identity());
+    vx_hull *plate = vx_test_box_hull(v3(1.0f, 0.1f, 0.5f)), *bar = vx_test_box_hull(v3(0.2f, 0.2f, 2.0f));
+    vx_transform tp = vx_test_pose(v3(0.0f, 0.0f, 0.0f), vx_quat_identity());
     uint32_t ids[2][VX_MANIFOLD_MAX_POINTS];
     vx_vec3 at[2][VX_MANIFOLD_MAX_POINTS];
     int counts[2];
     for (int side = 0; side < 2; side++) {
         float angle = 0.25f * PI_F + (side ? 2e-3f : -2e-3f);
         float drop = 0.2f * sqrtf(2.0f) - 1e-3f; /* the edge 1 mm into the plate */
-        vx_transform tb = place(v3(0.1f, 0.1f + drop, 0.0f), vx_quat_from_axis_angle(v3(0, 0, 1), angle));
+        vx_transform tb = vx_test_pose(v3(0.1f, 0.1f + drop, 0.0f), vx_quat_from_axis_angle(v3(0, 0, 1), angle));
         vx_manifold m;
         cr_assert(vx_collide_hull_hull(plate, &tp, bar, &tb, 0.01f, &m));
         assert_contract(&m, 0.01f, 1e-5f);
