@@ -37,6 +37,10 @@
  * anti-parallel by this much (cosine), so near ties keep the lower index. */
 #define HULL_INCIDENT_FACE_TOL 1e-3f
 
+/* Candidates for the fourth point that centre the points within this
+ * fraction of the patch's span of each other count as equally centred. */
+#define HULL_CENTRED_SPAN_TOL 0.01f
+
 /* Points of a face contact closer than this per m of hull size (at least
  * 1 m) are one point. */
 #define HULL_MERGE_TOL 1e-5f
@@ -443,9 +447,45 @@ static float value_added_area(const candidate *c, const void *ctx)
     return -min_area;
 }
 
+/* The fourth point: among those adding the most area (value_added_area,
+ * near ties as pick's), the one that centres the four points best on the
+ * mean of all candidates (within HULL_CENTRED_SPAN_TOL), so a resting
+ * hexagon or octagon, which offers several choices of the same area, stands
+ * on a patch around its centre, not on one side of it; then the lowest id. */
+static int pick_centred(const candidate *cand, int n, const int *keep, const reduce_ctx *r, float abs_slack,
+                        float length_slack)
+{
+    float best_val = -FLT_MAX;
+    vx_vec3 mean = vx_vec3_zero();
+    for (int k = 0; k < n; k++) mean = vx_vec3_add(mean, cand[k].on_ref);
+    mean = vx_vec3_scale(mean, 1.0f / (float)n);
+    vx_vec3 three = vx_vec3_add(vx_vec3_add(cand[keep[0]].on_ref, cand[keep[1]].on_ref), cand[keep[2]].on_ref);
+    bool tied[CLIP_POLY_MAX];
+    float off[CLIP_POLY_MAX];
+    for (int k = 0; k < n; k++) {
+        tied[k] = k != keep[0] && k != keep[1] && k != keep[2];
+        if (tied[k]) best_val = vx_collide_maxf(best_val, value_added_area(&cand[k], r));
+    }
+    float floor = best_val - (HULL_REDUCE_REL_TOL * fabsf(best_val) + abs_slack);
+    float best_off = FLT_MAX;
+    for (int k = 0; k < n; k++) {
+        tied[k] = tied[k] && !(value_added_area(&cand[k], r) < floor);
+        if (!tied[k]) continue;
+        vx_vec3 centre = vx_vec3_scale(vx_vec3_add(three, cand[k].on_ref), 0.25f);
+        off[k] = vx_vec3_length(vx_vec3_sub(centre, mean));
+        best_off = fminf(best_off, off[k]);
+    }
+    int best = -1;
+    for (int k = 0; k < n; k++) {
+        if (!tied[k] || off[k] > best_off + length_slack) continue;
+        if (best < 0 || cand[k].id < cand[best].id) best = k;
+    }
+    return best;
+}
+
 /* Keeps 4 of n > 4 candidates as collide_box_box.c does: the deepest, the
  * farthest from it, the one making the largest triangle, and the one adding
- * the most area to it; near ties to the lowest id (pick). depth_slack is
+ * the most area to it (centred among ties); near ties to the lowest id (pick). depth_slack is
  * the linear tolerance of depths (and lengths). */
 static int reduce_candidates(candidate *cand, int n, vx_vec3 normal, float depth_slack)
 {
@@ -465,7 +505,7 @@ static int reduce_candidates(candidate *cand, int n, vx_vec3 normal, float depth
     r.tri[2] = cand[keep[2]].on_ref;
     r.winding = vx_vec3_dot(vx_vec3_cross(r.e01, vx_vec3_sub(r.tri[2], r.p0)), normal) < 0.0f ? -1.0f : 1.0f;
     for (int e = 0; e < 3; e++) r.tri_edge[e] = vx_vec3_sub(r.tri[e < 2 ? e + 1 : 0], r.tri[e]);
-    keep[3] = pick(cand, n, keep, 3, value_added_area, &r, depth_slack * span);
+    keep[3] = pick_centred(cand, n, keep, &r, depth_slack * span, depth_slack + HULL_CENTRED_SPAN_TOL * span);
 
     candidate kept[4];
     for (int k = 0; k < 4; k++) kept[k] = cand[keep[k]];

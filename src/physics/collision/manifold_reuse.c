@@ -7,10 +7,20 @@
 #include "common/simd4.h"
 #include "physics/collision/ccd.h"
 
-static bool same_box(vx_vec3 half, const vx_collider *c)
+/* Polyhedra only: a sphere's or a capsule's contact point is no point of the
+ * body (it rolls away from its anchor). */
+static bool kept_shape(const vx_collider *c)
 {
-    return c->type == VX_SHAPE_BOX && !c->sensor && c->half_extents.x == half.x && c->half_extents.y == half.y &&
-           c->half_extents.z == half.z;
+    return !c->sensor && (c->type == VX_SHAPE_BOX || c->type == VX_SHAPE_HULL);
+}
+
+/* c is still the shape the memo was made with: the same box size, the same hull. */
+static bool same_shape(const vx_collider *memo, const vx_collider *c)
+{
+    if (!kept_shape(c) || c->type != memo->type) return false;
+    if (c->type == VX_SHAPE_HULL) return c->hull == memo->hull;
+    return c->half_extents.x == memo->half_extents.x && c->half_extents.y == memo->half_extents.y &&
+           c->half_extents.z == memo->half_extents.z;
 }
 
 /* B's centre and orientation in A's frame. */
@@ -25,7 +35,7 @@ bool vx_manifold_memo_make(const vx_body_set *bodies, uint32_t a, uint32_t b, co
 {
     if (m->count <= 0 || m->count > VX_MANIFOLD_MAX_POINTS) return false;
     const vx_collider *ca = &bodies->info[a].collider, *cb = &bodies->info[b].collider;
-    if (!same_box(ca->half_extents, ca) || !same_box(cb->half_extents, cb)) return false; /* boxes, no sensor */
+    if (!kept_shape(ca) || !kept_shape(cb)) return false;
     for (int k = 0; k < m->count; k++)
         if (!(m->points[k].depth > -VX_CCD_TOUCH_DISTANCE)) return false;
     const vx_body_pose *pa = &bodies->pose[a];
@@ -33,8 +43,8 @@ bool vx_manifold_memo_make(const vx_body_set *bodies, uint32_t a, uint32_t b, co
     memset(out, 0, sizeof *out);
     out->a = bodies->info[a].entity;
     out->b = bodies->info[b].entity;
-    out->half_a = ca->half_extents;
-    out->half_b = cb->half_extents;
+    out->shape_a = *ca;
+    out->shape_b = *cb;
     relative_pose(pa, pb, &out->offset, &out->turn);
     out->normal = vx_v4_to_vec3(vx_v4_quat_rotate(vx_v4_conjugate(vx_v4_load_quat(&pa->q)), vx_v4_load3(&m->normal)));
     out->count = m->count;
@@ -51,7 +61,7 @@ bool vx_manifold_memo_reuse(const vx_manifold_memo *memo, const vx_body_set *bod
 {
     const vx_body_info *ia = &bodies->info[a], *ib = &bodies->info[b];
     if (!vx_entity_equal(memo->a, ia->entity) || !vx_entity_equal(memo->b, ib->entity) ||
-        !same_box(memo->half_a, &ia->collider) || !same_box(memo->half_b, &ib->collider))
+        !same_shape(&memo->shape_a, &ia->collider) || !same_shape(&memo->shape_b, &ib->collider))
         return false;
     const vx_body_pose *pa = &bodies->pose[a];
     const vx_body_pose *pb = &bodies->pose[b];

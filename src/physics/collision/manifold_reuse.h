@@ -1,9 +1,10 @@
 /* Contact manifolds kept from one step to the next (private to the physics
  * module; used by narrow_phase.c), as Jolt's body pair cache and Bullet's
- * persistent manifolds. Only box-box manifolds whose points all touch (depth
- * above -VX_CCD_TOUCH_DISTANCE) are kept; a memo serves while the boxes are
- * the same and the points near the contact have moved less than
- * VX_MANIFOLD_REUSE_DISTANCE relative to each other since it was made.
+ * persistent manifolds. Only manifolds of two polyhedra (boxes, hulls) whose
+ * points all touch (depth above -VX_CCD_TOUCH_DISTANCE) are kept; a memo
+ * serves while the shapes are the same and the points near the contact have
+ * moved less than VX_MANIFOLD_REUSE_DISTANCE relative to each other since it
+ * was made.
  * See docs/simulation.md, "Contact reuse". */
 #ifndef VOLTEX_PHYSICS_MANIFOLD_REUSE_H
 #define VOLTEX_PHYSICS_MANIFOLD_REUSE_H
@@ -22,7 +23,7 @@
 
 typedef struct {
     vx_entity a, b;         /* the pair (the key: a.index, b.index) */
-    vx_vec3 half_a, half_b; /* the two boxes' half extents */
+    vx_collider shape_a, shape_b; /* the two shapes (box sizes, hulls) it was made with */
     vx_vec3 offset;         /* qA^-1 (xB - xA) when the narrow phase ran */
     vx_quat turn;           /* qA^-1 qB then */
     vx_vec3 normal;         /* in A's frame */

@@ -1184,3 +1184,36 @@ Test(collide_hull, an_edge_keeps_its_ids_when_the_incident_face_changes)
     vx_hull_destroy(plate);
     vx_hull_destroy(bar);
 }
+
+/* A hexagonal (and an octagonal) prism resting on a box face, tilted a
+ * little in every direction: the 4 points kept of its 6 (8) corners stand
+ * around the face's centre, not on one side of it. */
+Test(collide_hull, reduced_face_patch_is_centred)
+{
+    for (int sides = 6; sides <= 8; sides += 2) {
+        vx_vec3 pts[16];
+        for (int k = 0; k < sides; k++)
+            for (int s = 0; s < 2; s++)
+                pts[2 * k + s] = v3(0.5f * cosf(2.0f * PI_F * (float)k / (float)sides), s ? 0.2f : -0.2f,
+                                    0.5f * sinf(2.0f * PI_F * (float)k / (float)sides));
+        vx_hull *prism = vx_test_hull(pts, (size_t)(2 * sides));
+        vx_transform floor = vx_test_pose(v3(0, -0.5f, 0), vx_quat_identity());
+        for (int dir = 0; dir < 36; dir++) {
+            float phi = 2.0f * PI_F * (float)dir / 36.0f;
+            vx_quat tilt = vx_quat_from_axis_angle(v3(cosf(phi), 0, sinf(phi)), 0.5e-3f);
+            vx_transform pose = vx_test_pose(v3(0.3f, 0.2f - 1e-3f, -0.2f), tilt);
+            vx_manifold m;
+            cr_assert(vx_collide_hull_box(prism, &pose, &floor, v3(5, 0.5f, 5), 0.01f, &m));
+            cr_assert_eq(m.count, 4, "%d sides, tilt %d: %d points", sides, dir, m.count);
+            float cx = 0.0f, cz = 0.0f;
+            for (int i = 0; i < 4; i++) {
+                cx += 0.25f * m.points[i].point_a.x;
+                cz += 0.25f * m.points[i].point_a.z;
+            }
+            float off = hypotf(cx - 0.3f, cz + 0.2f);
+            cr_assert_lt(off, 0.02f, "%d sides, tilt towards %d: the points' centre %.3f m off the face's", sides, dir,
+                         (double)off);
+        }
+        vx_hull_destroy(prism);
+    }
+}

@@ -14,6 +14,7 @@
 #include "physics/collision/narrow_phase.h"
 #include "physics/collision/manifold_reuse.h"
 #include "physics/body/body_set.h"
+#include "physics/body/hull.h"
 #include "physics/step_counts.h"
 #include "test_helpers.h"
 
@@ -281,4 +282,46 @@ Test(physics_reuse, a_slab_tipping_onto_its_face_lands_as_without_reuse)
     VX_ASSERT_NEAR(rest_y[1], rest_y[0], 0.5e-3);
     cr_assert_lt(deepest[1], deepest[0] + 1e-3f, "with reuse %g m deep, without %g m", (double)deepest[1],
                  (double)deepest[0]);
+}
+
+/* Hull manifolds are kept like box ones: a hexagonal prism resting on the
+ * floor keeps its manifold under small moves (the same features and depths
+ * as the narrow phase there), and a memo made with one hull does not serve
+ * another hull of the same points. */
+Test(physics_reuse, hull_manifolds_are_kept_for_the_same_hull)
+{
+    vx_vec3 pts[12];
+    for (int k = 0; k < 6; k++)
+        for (int s = 0; s < 2; s++)
+            pts[2 * k + s] = vx_vec3_make(0.5f * cosf((float)k * 1.0471976f), s ? 0.2f : -0.2f,
+                                          0.5f * sinf((float)k * 1.0471976f));
+    vx_hull *hull = NULL, *twin = NULL;
+    cr_assert_eq(vx_hull_build(pts, 12, &hull, NULL), VX_OK);
+    cr_assert_eq(vx_hull_build(pts, 12, &twin, NULL), VX_OK);
+    vx_hull_to_principal(hull);
+    vx_hull_to_principal(twin);
+    vx_collider shape = vx_collider_hull(hull);
+    two_bodies t;
+    two_bodies_make(&t, &shape, vx_vec3_make(0.1f, 0.1995f, 0.3f), vx_quat_from_axis_angle(vx_vec3_make(0, 1, 0), 0.3f));
+    vx_manifold m0, now, kept;
+    cr_assert(fresh(&t, &m0));
+    cr_assert_eq(m0.count, 4);
+    vx_manifold_memo memo;
+    cr_assert(vx_manifold_memo_make(&t.bodies, 0, 1, &m0, &memo));
+    move_b(&t, vx_vec3_make(0.2e-3f, 0.0f, -0.1e-3f), vx_vec3_make(0, 1, 0), 0.2e-3f);
+    cr_assert(fresh(&t, &now));
+    cr_assert(vx_manifold_memo_reuse(&memo, &t.bodies, 0, 1, &kept));
+    cr_assert_eq(kept.count, now.count);
+    for (int k = 0; k < kept.count; k++) {
+        const vx_manifold_point *p = with_feature(&now, kept.points[k].feature);
+        cr_assert_not_null(p, "feature %u is not the narrow phase's", kept.points[k].feature);
+        VX_ASSERT_NEAR(kept.points[k].depth, p->depth, 2e-5);
+    }
+    t.bodies.info[1].collider.hull = twin;
+    cr_assert_not(vx_manifold_memo_reuse(&memo, &t.bodies, 0, 1, &kept), "another hull");
+    t.bodies.info[1].collider = vx_collider_sphere(0.5f);
+    cr_assert_not(vx_manifold_memo_reuse(&memo, &t.bodies, 0, 1, &kept), "a sphere");
+    two_bodies_free(&t);
+    vx_hull_destroy(hull);
+    vx_hull_destroy(twin);
 }
