@@ -15,14 +15,21 @@
  *
  * Bodies: static, kinematic and dynamic bodies at the scene's pose and
  * velocity; boxes are hulls (b3MakeBoxHull), spheres and capsules (axis Y,
- * half_height the half segment) Box3D's own shapes. A dynamic body's shape
- * gets the density that gives the scene's mass with Box3D's own mass
- * formula; friction and restitution go on each shape. A dynamic body without
- * a collider gets the mass and a unit inertia, as in peer_bullet.
+ * half_height the half segment) Box3D's own shapes, convex colliders one
+ * hull of their points each (b3CreateHull; a shared shape of the top-level
+ * "shapes" object is made once, whatever the number of entities naming it).
+ * A dynamic body's shape gets the scene's rigidbody.density, or else the
+ * density that gives the scene's mass with Box3D's own mass formula;
+ * friction and restitution go on each shape. A dynamic body without a
+ * collider gets the mass and a unit inertia, as in peer_bullet. Joints and
+ * the other version-2 colliders (compound, mesh, heightfield) are refused.
  *
  * Output, on stdout, the lines of voltex-sim --stats with "peer_box3d: " in
  * front (see src/cli/stats.c), plus one line of the largest move of a
- * dynamic body along each axis (for the out-of-plane drift of a pyramid).
+ * dynamic body along each axis (for the out-of-plane drift of a pyramid)
+ * and one of where the dynamic bodies end (lowest and highest, how many
+ * below y = -0.5 m, mean and largest distance from the axis x = z = 0,
+ * mean and largest speed).
  * Step times are of b3World_Step alone. Contact points (every point of the
  * touching manifolds, speculative ones included) are counted after each
  * step, outside the timed call; --no-contacts leaves that out. Errors go to
@@ -78,7 +85,7 @@ static double now_seconds(void)
 
 /* ---- scene reading ---- */
 
-typedef enum { SHAPE_NONE, SHAPE_SPHERE, SHAPE_BOX, SHAPE_CAPSULE } shape_kind;
+typedef enum { SHAPE_NONE, SHAPE_SPHERE, SHAPE_BOX, SHAPE_CAPSULE, SHAPE_CONVEX } shape_kind;
 typedef enum { TYPE_NONE, TYPE_STATIC, TYPE_KINEMATIC, TYPE_DYNAMIC } body_type;
 
 typedef struct {
@@ -95,14 +102,29 @@ typedef struct {
     shape_kind shape;
     double radius, half_height;
     vec3d half_extents;
+    size_t convex; /* SHAPE_CONVEX: index into scene_desc.convexes */
     bool sensor;
     bool has_rigidbody;
     body_type type;
     double mass, restitution, friction, gravity_scale, linear_damping, angular_damping;
+    double density; /* rigidbody.density, when given (> 0); else 0 and the mass counts */
     bool lock_rotation, ccd;
     vec3d position, velocity, angular_velocity;
     quatd rotation;
 } body_desc;
+
+/* The points of a convex collider, inline or shared: one Box3D hull each. */
+typedef struct {
+    size_t count;
+    vec3d *points;
+} convex_desc;
+
+/* A shared shape of the top-level "shapes" object: its collider fields are
+ * kept in a body_desc and copied into each entity that names it. */
+typedef struct {
+    const char *name; /* points into the cJSON tree */
+    body_desc collider;
+} shared_shape;
 
 typedef struct {
     vec3d gravity;
@@ -110,10 +132,15 @@ typedef struct {
     long long steps;
     size_t count;
     body_desc *bodies;
+    size_t convex_count;
+    convex_desc *convexes;
 } scene_desc;
 
 typedef struct {
     const char *path;
+    scene_desc *scene;
+    size_t shared_count;
+    shared_shape *shared;
 } reader;
 
 static void bad(const reader *r, const char *where, const char *what)
@@ -187,8 +214,42 @@ static void read_transform(const reader *r, const cJSON *t, body_desc *b)
     if (deg) b->rotation = rotation_from_degrees(vec3(r, deg, "transform.rotation_deg"));
 }
 
+/* The points of a convex collider, added to the scene's list of convexes. */
+static size_t read_convex(const reader *r, const cJSON *c)
+{
+    const cJSON *points = key(c, "points");
+    if (!cJSON_IsArray(points)) bad(r, "collider.points", "expected an array of [x, y, z]");
+    int n = cJSON_GetArraySize(points);
+    if (n < 4 || n > 256) bad(r, "collider.points", "expected 4 to 256 points");
+    scene_desc *scene = r->scene;
+    convex_desc *grown = realloc(scene->convexes, (scene->convex_count + 1) * sizeof *grown);
+    if (!grown) fail("out of memory");
+    scene->convexes = grown;
+    convex_desc *convex = &scene->convexes[scene->convex_count];
+    convex->count = (size_t)n;
+    convex->points = xcalloc((size_t)n, sizeof *convex->points);
+    size_t i = 0;
+    for (const cJSON *p = points->child; p; p = p->next) convex->points[i++] = vec3(r, p, "collider.points");
+    return scene->convex_count++;
+}
+
 static void read_collider(const reader *r, const cJSON *c, body_desc *b)
 {
+    if (cJSON_IsString(c)) { /* the name of a shared shape */
+        for (size_t i = 0; i < r->shared_count; i++) {
+            if (strcmp(r->shared[i].name, c->valuestring) != 0) continue;
+            const body_desc *s = &r->shared[i].collider;
+            b->shape = s->shape;
+            b->radius = s->radius;
+            b->half_height = s->half_height;
+            b->half_extents = s->half_extents;
+            b->convex = s->convex;
+            b->sensor = s->sensor;
+            return;
+        }
+        fail("%s: collider: no shared shape named '%s' in \"shapes\"", r->path, c->valuestring);
+    }
+    if (!cJSON_IsObject(c)) bad(r, "collider", "expected a collider object or the name of a shared shape");
     const char *type = string(r, key(c, "type"), "collider.type");
     if (strcmp(type, "sphere") == 0) {
         b->shape = SHAPE_SPHERE;
@@ -200,8 +261,13 @@ static void read_collider(const reader *r, const cJSON *c, body_desc *b)
         b->shape = SHAPE_CAPSULE;
         b->radius = number(r, key(c, "radius"), "collider.radius");
         b->half_height = number(r, key(c, "half_height"), "collider.half_height");
+    } else if (strcmp(type, "convex") == 0) {
+        b->shape = SHAPE_CONVEX;
+        b->convex = read_convex(r, c);
     } else {
-        fail("%s: collider.type: unknown collider type '%s' (the peer knows sphere, box and capsule)", r->path, type);
+        fail("%s: collider.type: collider type '%s' is not built by the peer (it knows sphere, box, capsule and "
+             "convex)",
+             r->path, type);
     }
     const cJSON *s = key(c, "sensor");
     if (s) b->sensor = boolean(r, s, "collider.sensor");
@@ -223,6 +289,11 @@ static void read_rigidbody(const reader *r, const cJSON *rb, body_desc *b)
 {
     b->has_rigidbody = true;
     read_number(r, rb, "mass", &b->mass);
+    read_number(r, rb, "density", &b->density);
+    if (key(rb, "density")) {
+        if (key(rb, "mass")) bad(r, "rigidbody", "mass and density together");
+        if (!(b->density > 0.0)) bad(r, "rigidbody.density", "must be > 0");
+    }
     read_number(r, rb, "restitution", &b->restitution);
     read_number(r, rb, "friction", &b->friction);
     read_number(r, rb, "gravity_scale", &b->gravity_scale);
@@ -246,9 +317,10 @@ static void read_rigidbody(const reader *r, const cJSON *rb, body_desc *b)
         else
             bad(r, "rigidbody.type", "expected dynamic, static or kinematic");
     } else {
-        b->type = b->mass > 0.0 ? TYPE_DYNAMIC : TYPE_STATIC;
+        b->type = b->mass > 0.0 || b->density > 0.0 ? TYPE_DYNAMIC : TYPE_STATIC;
     }
-    if (b->type == TYPE_DYNAMIC && !(b->mass > 0.0)) b->type = TYPE_STATIC; /* mass 0 means static */
+    if (b->type == TYPE_DYNAMIC && !(b->mass > 0.0) && !(b->density > 0.0))
+        b->type = TYPE_STATIC; /* mass 0 means static */
 }
 
 static char *read_file(const char *path, size_t *size)
@@ -283,18 +355,33 @@ static scene_desc read_scene(const char *path, cJSON **root)
     free(text);
     if (!*root) fail("%s: not valid JSON", path);
 
-    reader rd = {path};
+    scene_desc scene = {{0.0, -9.81, 0.0}, 1.0 / 60.0, 600, 0, NULL, 0, NULL};
+    reader rd = {path, &scene, 0, NULL};
     const reader *r = &rd;
     const cJSON *doc = *root;
-    scene_desc scene = {{0.0, -9.81, 0.0}, 1.0 / 60.0, 600, 0, NULL};
     const cJSON *item;
     if ((item = key(doc, "gravity"))) scene.gravity = vec3(r, item, "gravity");
     if ((item = key(doc, "dt"))) scene.dt = number(r, item, "dt");
     if ((item = key(doc, "steps"))) scene.steps = (long long)number(r, item, "steps");
     if (!(scene.dt > 0.0)) bad(r, "dt", "must be > 0");
     if (scene.steps < 0) bad(r, "steps", "must be >= 0");
-    if (key(doc, "joints") || key(doc, "shapes"))
-        bad(r, "joints/shapes", "version-2 keys (joints, shared shapes) are not built by the peer");
+    const cJSON *joints = key(doc, "joints");
+    if (joints && !(cJSON_IsArray(joints) && cJSON_GetArraySize(joints) == 0))
+        bad(r, "joints", "joints are not built by the peer");
+
+    /* Shared shapes first: entities name them. */
+    const cJSON *shapes = key(doc, "shapes");
+    if (shapes) {
+        if (!cJSON_IsObject(shapes)) bad(r, "shapes", "expected an object of named colliders");
+        rd.shared = xcalloc((size_t)cJSON_GetArraySize(shapes), sizeof *rd.shared);
+        for (const cJSON *s = shapes->child; s; s = s->next) {
+            if (!cJSON_IsObject(s)) bad(r, "shapes", "each shared shape must be a collider object");
+            shared_shape *shared = &rd.shared[rd.shared_count++];
+            shared->name = s->string;
+            shared->collider = (body_desc){.radius = 0.5, .half_height = 0.5, .half_extents = {0.5, 0.5, 0.5}};
+            read_collider(r, s, &shared->collider);
+        }
+    }
 
     const cJSON *entities = key(doc, "entities");
     if (!cJSON_IsArray(entities)) bad(r, "entities", "expected an array");
@@ -322,7 +409,10 @@ static scene_desc read_scene(const char *path, cJSON **root)
             read_rigidbody(r, item, b);
         else if (b->shape != SHAPE_NONE)
             b->type = TYPE_STATIC; /* a collider without a rigid body stops others, as a floor does */
+        if (b->type == TYPE_DYNAMIC && b->density > 0.0 && b->shape == SHAPE_NONE)
+            bad(r, "rigidbody.density", "needs a collider");
     }
+    free(rd.shared);
     return scene;
 }
 
@@ -355,10 +445,12 @@ static vec3d from_pos(b3Pos p)
 }
 
 /* Mass of the shape at density 1, by Box3D's own formula. */
-static double unit_mass(const body_desc *b, const b3BoxHull *box, const b3Sphere *sphere, const b3Capsule *capsule)
+static double unit_mass(const body_desc *b, const b3BoxHull *box, const b3Sphere *sphere, const b3Capsule *capsule,
+                        const b3HullData *hull)
 {
     switch (b->shape) {
     case SHAPE_BOX: return (double)b3ComputeHullMass(&box->base, 1.0f).mass;
+    case SHAPE_CONVEX: return (double)b3ComputeHullMass(hull, 1.0f).mass;
     case SHAPE_SPHERE: return (double)b3ComputeSphereMass(sphere, 1.0f).mass;
     case SHAPE_CAPSULE: return (double)b3ComputeCapsuleMass(capsule, 1.0f).mass;
     case SHAPE_NONE: break;
@@ -372,6 +464,19 @@ typedef struct {
     bool *made;
 } world_state;
 
+/* One Box3D hull of a convex's points (b3CreateHull: the points inside are
+ * dropped; Box3D keeps at most B3_MAX_HULL_VERTICES of them). */
+static b3HullData *make_hull(const convex_desc *convex, size_t index)
+{
+    b3Vec3 *points = xcalloc(convex->count, sizeof *points);
+    for (size_t i = 0; i < convex->count; i++) points[i] = to_vec(convex->points[i]);
+    int count = (int)convex->count;
+    b3HullData *hull = b3CreateHull(points, count, count < B3_MAX_HULL_VERTICES ? count : B3_MAX_HULL_VERTICES);
+    free(points);
+    if (!hull) fail("convex collider %zu: Box3D's b3CreateHull makes no hull of its %d points", index, count);
+    return hull;
+}
+
 static void build_world(const scene_desc *scene, int workers, world_state *w)
 {
     b3WorldDef def = b3DefaultWorldDef();
@@ -382,6 +487,11 @@ static void build_world(const scene_desc *scene, int workers, world_state *w)
     w->world = b3CreateWorld(&def);
     w->ids = xcalloc(scene->count, sizeof *w->ids);
     w->made = xcalloc(scene->count, sizeof *w->made);
+    /* One hull per convex collider (a shared shape's is made once). The
+     * world keeps its own copy of each (one for all the shapes with the same
+     * hull), so ours go once the bodies are made. */
+    b3HullData **hulls = xcalloc(scene->convex_count, sizeof *hulls);
+    for (size_t c = 0; c < scene->convex_count; c++) hulls[c] = make_hull(&scene->convexes[c], c);
 
     for (size_t i = 0; i < scene->count; i++) {
         const body_desc *b = &scene->bodies[i];
@@ -411,17 +521,21 @@ static void build_world(const scene_desc *scene, int workers, world_state *w)
             b3Capsule capsule = {{0.0f, (float)-b->half_height, 0.0f},
                                  {0.0f, (float)b->half_height, 0.0f},
                                  (float)b->radius};
+            const b3HullData *hull = b->shape == SHAPE_CONVEX ? hulls[b->convex] : NULL;
             b3ShapeDef sd = b3DefaultShapeDef();
             sd.baseMaterial.friction = (float)b->friction;
             sd.baseMaterial.restitution = (float)b->restitution;
             sd.isSensor = b->sensor;
-            if (b->type == TYPE_DYNAMIC) {
-                double m1 = unit_mass(b, &box, &sphere, &capsule);
+            if (b->type == TYPE_DYNAMIC && b->density > 0.0) {
+                sd.density = (float)b->density; /* the scene's density, as Box3D's own mass formula takes it */
+            } else if (b->type == TYPE_DYNAMIC) {
+                double m1 = unit_mass(b, &box, &sphere, &capsule, hull);
                 if (!(m1 > 0.0)) fail("%s: a dynamic body's collider has no volume", b->name);
                 sd.density = (float)(b->mass / m1);
             }
             switch (b->shape) {
             case SHAPE_BOX: b3CreateHullShape(id, &sd, &box.base); break;
+            case SHAPE_CONVEX: b3CreateHullShape(id, &sd, hull); break;
             case SHAPE_SPHERE: b3CreateSphereShape(id, &sd, &sphere); break;
             case SHAPE_CAPSULE: b3CreateCapsuleShape(id, &sd, &capsule); break;
             case SHAPE_NONE: break;
@@ -435,6 +549,8 @@ static void build_world(const scene_desc *scene, int workers, world_state *w)
         w->ids[i] = id;
         w->made[i] = true;
     }
+    for (size_t c = 0; c < scene->convex_count; c++) b3DestroyHull(hulls[c]);
+    free(hulls);
 }
 
 /* Contact points of the touching manifolds: each contact is listed on both
@@ -561,9 +677,25 @@ int main(int argc, char **argv)
     double max_displacement = 0.0;
     double max_axis[3] = {0.0, 0.0, 0.0};
     const char *moved = "-";
+    /* Where the dynamic bodies end: lowest and highest origin, how many went
+     * below y = -0.5 m (through a ground whose top is y = 0), the mean and
+     * largest distance from the vertical axis x = z = 0 and speed (how far
+     * a pile spread, whether anything flies away). */
+    double y_min = INFINITY, y_max = -INFINITY, radial_max = 0.0, speed_max = 0.0, radial_sum = 0.0, speed_sum = 0.0;
+    size_t below = 0;
     for (size_t i = 0; i < scene.count; i++) {
         if (!w.made[i] || scene.bodies[i].type != TYPE_DYNAMIC) continue;
         vec3d p = from_pos(b3Body_GetPosition(w.ids[i]));
+        b3Vec3 v = b3Body_GetLinearVelocity(w.ids[i]);
+        double speed = sqrt((double)v.x * v.x + (double)v.y * v.y + (double)v.z * v.z);
+        double radial = sqrt(p.x * p.x + p.z * p.z);
+        if (!(p.y >= y_min)) y_min = p.y;
+        if (!(p.y <= y_max)) y_max = p.y;
+        if (p.y < -0.5) below++;
+        if (!(radial <= radial_max)) radial_max = radial;
+        if (!(speed <= speed_max)) speed_max = speed;
+        radial_sum += radial;
+        speed_sum += speed;
         vec3d s = scene.bodies[i].position;
         double d[3] = {p.x - s.x, p.y - s.y, p.z - s.z};
         double length = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
@@ -601,6 +733,11 @@ int main(int argc, char **argv)
            prog, n > 0 ? profile_pairs / n : 0.0, n > 0 ? profile_collide / n : 0.0, n > 0 ? profile_solve / n : 0.0);
     printf("%s: max displacement %.4g m (%s), peak memory %.1f MB\n", prog, max_displacement, moved, peak_mb);
     printf("%s: max axis displacement: x %.4g, y %.4g, z %.4g m\n", prog, max_axis[0], max_axis[1], max_axis[2]);
+    if (dynamic > 0)
+        printf("%s: dynamic bodies at the end: y from %.4g to %.4g m, %zu below y = -0.5 m, %.4g m from the axis "
+               "x = z = 0 on average and %.4g at most, speed %.4g m/s on average and %.4g at most\n",
+               prog, y_min, y_max, below, radial_sum / (double)dynamic, radial_max, speed_sum / (double)dynamic,
+               speed_max);
 
     b3DestroyWorld(w.world);
     free(contact_buffer);
@@ -608,6 +745,8 @@ int main(int argc, char **argv)
     free(w.ids);
     free(w.made);
     free(scene.bodies);
+    for (size_t c = 0; c < scene.convex_count; c++) free(scene.convexes[c].points);
+    free(scene.convexes);
     cJSON_Delete(root);
     return 0;
 }
