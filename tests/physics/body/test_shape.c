@@ -1,9 +1,11 @@
-/* Bodies with a convex hull through the library (voltex/world.h): simulated
- * about the hull's centre of mass while the world reports the entity's
- * origin. Free flight against the analytic motion (the centre of mass in a
- * straight line, |L| and the energy kept, the origin's velocity v + w x r),
- * free fall, a wedge that comes to rest on a floor and then keeps its bits,
- * a ray that meets the hull's face where geometry says, and the errors. */
+/* Shape frames (src/physics/body/shape.c, body_set.c) through the library:
+ * bodies with a convex hull are simulated about the hull's centre of mass
+ * while the world reports the entity's origin. Free flight against the
+ * analytic motion (the centre of mass in a straight line, |L| and the energy
+ * kept, the origin's velocity v + w x r), free fall, bits kept at rest, a
+ * spin set between steps, a wedge that comes to rest on a floor and then
+ * keeps its bits, a ray that meets the hull's face where geometry says, and
+ * the errors. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
