@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "physics/body/shape.h"
 #include "physics/collision/cast.h"
 #include "physics/collision/collide_shapes.h"
 #include "test_helpers.h"
@@ -207,19 +208,32 @@ typedef struct {
     vx_entity e[BODIES];
 } crowd;
 
-/* 4096 spheres, boxes and capsules, turned at random, in a 40 m cube. */
+enum { CROWD_HULLS = 8 };
+
+/* 4096 spheres, boxes, capsules and convex hulls (8 shapes of 5 to 40
+ * random points, their points off the entity's origin), turned at random,
+ * in a 40 m cube. */
 static void make_crowd(crowd *c, uint32_t seed)
 {
     c->w = make_world();
     vx_test_rng rng = {seed};
+    const vx_hull *hulls[CROWD_HULLS];
+    for (int k = 0; k < CROWD_HULLS; k++) {
+        vx_vec3 pts[40], shift = vx_test_rng_vec3(&rng, -0.3f, 0.3f);
+        size_t n = 5u + (size_t)(k * 5);
+        for (size_t i = 0; i < n; i++) pts[i] = vx_vec3_add(shift, vx_test_rng_vec3(&rng, -0.6f, 0.6f));
+        vx_error err;
+        cr_assert_eq(vx_world_make_hull(c->w, pts, n, &hulls[k], &err), VX_OK, "%s", err.message);
+    }
     for (int i = 0; i < BODIES; i++) {
         vx_vec3 at = vx_test_rng_vec3(&rng, -20.0f, 20.0f);
         vx_quat q = vx_quat_normalize(vx_quat_make(vx_test_rng_range(&rng, -1, 1), vx_test_rng_range(&rng, -1, 1),
                                                    vx_test_rng_range(&rng, -1, 1), vx_test_rng_range(&rng, -1, 1)));
         float size = vx_test_rng_range(&rng, 0.1f, 0.8f);
-        vx_collider s = i % 3 == 0   ? vx_collider_sphere(size)
-                        : i % 3 == 1 ? vx_collider_box(vx_vec3_make(size, 0.5f * size, 0.8f * size))
-                                     : vx_collider_capsule(0.5f * size, size);
+        vx_collider s = i % 4 == 0   ? vx_collider_sphere(size)
+                        : i % 4 == 1 ? vx_collider_box(vx_vec3_make(size, 0.5f * size, 0.8f * size))
+                        : i % 4 == 2 ? vx_collider_capsule(0.5f * size, size)
+                                     : vx_collider_hull(hulls[(i / 4) % CROWD_HULLS]);
         s.sensor = i % 17 == 0;
         c->e[i] = add(c->w, i % 2 ? VX_BODY_STATIC : VX_BODY_DYNAMIC, at, q, s);
     }
@@ -239,7 +253,9 @@ static vx_query_hit brute_force(const crowd *c, bool sphere, vx_vec3 o, float ra
         const vx_transform *t = vx_registry_get_const(r, c->e[i], VX_COMPONENT_TRANSFORM);
         if (s->sensor) continue;
         vx_cast_hit h;
-        bool hit = sphere ? vx_sphere_cast_shape(s, t, o, radius, d, max, &h) : vx_ray_cast_shape(s, t, o, d, max, &h);
+        vx_transform body = vx_shape_pose(s, t); /* a hull's frame: its centre of mass */
+        bool hit = sphere ? vx_sphere_cast_shape(s, &body, o, radius, d, max, &h)
+                          : vx_ray_cast_shape(s, &body, o, d, max, &h);
         if (!hit) continue;
         if (vx_entity_equal(best.entity, VX_ENTITY_NULL) || h.distance < best.distance) {
             best.entity = c->e[i];
@@ -319,7 +335,8 @@ Test(world_query, overlaps_find_what_a_loop_over_every_body_finds)
             const vx_collider *s = vx_registry_get_const(r, c->e[i], VX_COMPONENT_COLLIDER);
             const vx_transform *t = vx_registry_get_const(r, c->e[i], VX_COMPONENT_TRANSFORM);
             vx_manifold m;
-            if (s->sensor || !vx_collide_shapes(&shape, &pose, s, t, 0.0f, &m)) continue;
+            vx_transform body = vx_shape_pose(s, t);
+            if (s->sensor || !vx_collide_shapes(&shape, &pose, s, &body, 0.0f, &m)) continue;
             if (want < 64) cr_assert(vx_entity_equal(l.hits[want].entity, c->e[i]), "overlap %d: in entity order", k);
             want++;
         }
