@@ -3,6 +3,7 @@
 // can put both engines side by side (issue "Scale", section 1).
 //
 //   peer_bullet [--steps N] SCENE.json
+//   peer_bullet --rays R [--steps N] [--repeat K] [--dump FILE] SCENE.json
 //
 // Settings, as voltex-sim runs the scene: fixed dt from the scene, one Bullet
 // step per substep (solver.substeps, default 1: stepSimulation(dt, 0) makes
@@ -17,9 +18,20 @@
 // Output, on stdout, the lines of voltex-sim --stats with "peer_bullet: " in
 // front (see src/cli/stats.h); errors go to stderr as "peer_bullet: ..." and
 // exit 2.
+//
+// Ray mode (--rays R): builds the scene as above, runs N steps (default 120,
+// as bench/bench_rays), then casts the R rays of bench_rays (the same
+// generator, see make_rays) with btCollisionWorld::rayTest and a
+// ClosestRayResultCallback, K times (default 7), timing only the casting
+// (wall and the thread's CPU time), and prints the lines of bench_rays.
+// --gjk sets the callback's kF_UseGjkConvexCastRaytest flag:
+// btGjkConvexCast for convex shapes instead of Bullet's default,
+// btSubsimplexConvexCast. --dump writes "ray entity distance" per ray (entity -1 for a miss) for
+// scripts/compare_rays.py.
 #include <btBulletDynamicsCommon.h>
 #include <BulletCollision/CollisionDispatch/btManifoldResult.h>
 #include <BulletCollision/CollisionShapes/btEmptyShape.h>
+#include <BulletCollision/NarrowPhaseCollision/btRaycastCallback.h>
 #include <cjson/cJSON.h>
 #include <sys/resource.h>
 
@@ -32,6 +44,7 @@
 #include <ctime>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace {
@@ -399,13 +412,141 @@ double median(const std::vector<double> &sorted)
     return n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
 }
 
+// ---- ray mode: the rays of bench/bench_rays.c, cast in Bullet ----
+
+const btScalar ray_max_distance = 100.0f;
+
+struct Ray {
+    btVector3 from, to;
+};
+
+// xorshift32 and the same float operations, in the same order, as
+// bench_rays.c: the two programs cast bit-identical rays.
+struct XorShift {
+    uint32_t state;
+    uint32_t next()
+    {
+        uint32_t x = state;
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        state = x;
+        return x;
+    }
+    float range(float lo, float hi)
+    {
+        float u = static_cast<float>(next() >> 8) / 16777216.0f;
+        return lo + (hi - lo) * u;
+    }
+};
+
+std::vector<Ray> make_rays(size_t count)
+{
+    std::vector<Ray> rays(count);
+    XorShift r{12345u};
+    for (Ray &ray : rays) {
+        float ox = r.range(-20.0f, 20.0f);
+        float oy = r.range(19.0f, 30.0f);
+        float oz = r.range(-20.0f, 20.0f);
+        float tx = r.range(-9.0f, 9.0f);
+        float ty = r.range(0.0f, 17.0f);
+        float tz = r.range(-9.0f, 9.0f);
+        float dx = tx - ox, dy = ty - oy, dz = tz - oz;
+        float inv = 1.0f / std::sqrt(dx * dx + dy * dy + dz * dz);
+        ray.from = btVector3(ox, oy, oz);
+        ray.to = ray.from + btVector3(dx * inv, dy * inv, dz * inv) * ray_max_distance;
+    }
+    return rays;
+}
+
+double clock_seconds(clockid_t clock)
+{
+    timespec ts;
+    clock_gettime(clock, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+struct RayHit {
+    long entity = -1; // scene entity index, -1: no hit
+    double distance = 0.0;
+};
+
+int run_rays(const Scene &scene, World &w, long long steps, size_t count, int repeat, bool gjk,
+             const std::string &dump)
+{
+    const btScalar sub_dt = static_cast<btScalar>(scene.dt / scene.substeps);
+    for (long long k = 0; k < steps; k++)
+        for (int s = 0; s < scene.substeps; s++) {
+            move_kinematic(w, sub_dt);
+            w.world.stepSimulation(sub_dt, 0);
+        }
+    std::unordered_map<const btCollisionObject *, long> entity_of;
+    for (size_t i = 0; i < w.by_entity.size(); i++)
+        if (w.by_entity[i]) entity_of[w.by_entity[i]] = static_cast<long>(i);
+
+    std::vector<Ray> rays = make_rays(count);
+    std::vector<RayHit> hits(count);
+    std::vector<double> wall_rate, cpu_rate;
+    for (int rep = 0; rep < repeat; rep++) {
+        double w0 = clock_seconds(CLOCK_MONOTONIC), c0 = clock_seconds(CLOCK_THREAD_CPUTIME_ID);
+        for (size_t i = 0; i < count; i++) {
+            btCollisionWorld::ClosestRayResultCallback callback(rays[i].from, rays[i].to);
+            if (gjk) callback.m_flags |= btTriangleRaycastCallback::kF_UseGjkConvexCastRaytest;
+            w.world.rayTest(rays[i].from, rays[i].to, callback);
+            if (callback.hasHit()) {
+                hits[i].entity = entity_of.at(callback.m_collisionObject);
+                hits[i].distance = static_cast<double>(callback.m_closestHitFraction) *
+                                   static_cast<double>((rays[i].to - rays[i].from).length());
+            } else {
+                hits[i] = RayHit();
+            }
+        }
+        double c1 = clock_seconds(CLOCK_THREAD_CPUTIME_ID), w1 = clock_seconds(CLOCK_MONOTONIC);
+        wall_rate.push_back(static_cast<double>(count) / (w1 - w0));
+        cpu_rate.push_back(static_cast<double>(count) / (c1 - c0));
+    }
+
+    size_t hit_count = 0;
+    double distance_sum = 0.0;
+    for (const RayHit &h : hits)
+        if (h.entity >= 0) {
+            hit_count++;
+            distance_sum += h.distance;
+        }
+    std::printf("%s: scene %s, bodies %zu, steps %lld, rays %zu, max distance %g m, repeats %d\n", prog,
+                scene.name.c_str(), scene.bodies.size(), steps, count, static_cast<double>(ray_max_distance), repeat);
+    std::printf("%s: hits %zu (%.2f %%), mean hit distance %.6f m\n", prog, hit_count,
+                100.0 * static_cast<double>(hit_count) / static_cast<double>(count),
+                hit_count ? distance_sum / static_cast<double>(hit_count) : 0.0);
+    std::printf("%s: rays/s wall:", prog);
+    for (double r : wall_rate) std::printf(" %.0f", r);
+    std::printf("\n%s: rays/s cpu:", prog);
+    for (double r : cpu_rate) std::printf(" %.0f", r);
+    std::sort(wall_rate.begin(), wall_rate.end());
+    std::sort(cpu_rate.begin(), cpu_rate.end());
+    std::printf("\n%s: median rays/s: wall %.0f, cpu %.0f\n", prog, median(wall_rate), median(cpu_rate));
+
+    if (!dump.empty()) {
+        FILE *f = std::fopen(dump.c_str(), "w");
+        if (!f) fail(dump + ": cannot write: " + std::strerror(errno));
+        for (size_t i = 0; i < count; i++)
+            std::fprintf(f, "%zu %ld %.6f\n", i, hits[i].entity, hits[i].distance);
+        if (std::fclose(f) != 0) fail(dump + ": cannot write");
+    }
+    return 0;
+}
+
 void usage()
 {
     std::printf("Usage: %s [--steps N] SCENE.json\n"
+                "       %s --rays R [--steps N] [--repeat K] [--gjk] [--dump FILE] SCENE.json\n"
                 "Runs a voltex-sim scene in Bullet with voltex-sim's settings and prints the\n"
                 "figures of voltex-sim --stats (bodies, steps, ms/step median and p95, steps/s,\n"
-                "contacts/step, max displacement of dynamic bodies, peak memory).\n",
-                prog);
+                "contacts/step, max displacement of dynamic bodies, peak memory).\n"
+                "--rays: after N steps (default 120) times R closest-hit rays of bench_rays K times\n"
+                "(default 7) and prints rays/s, as bench_rays does; --gjk: Bullet's GJK convex cast\n"
+                "for convex shapes instead of its default subsimplex one.\n",
+                prog, prog);
 }
 
 } // namespace
@@ -414,6 +555,18 @@ int main(int argc, char **argv)
 {
     std::string path;
     long long steps_override = -1;
+    long long ray_count = 0, repeat = 7;
+    std::string dump;
+    bool gjk = false;
+    auto count_value = [&](int &i, const std::string &arg, long long lo, long long hi) {
+        if (i + 1 >= argc) fail(arg + ": missing value");
+        char *end;
+        errno = 0;
+        long long v = std::strtoll(argv[++i], &end, 10);
+        if (errno != 0 || *end != '\0' || v < lo || v > hi)
+            fail(arg + ": expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi));
+        return v;
+    };
     for (int i = 1; i < argc; i++) {
         std::string arg = argv[i];
         if (arg == "-h" || arg == "--help") {
@@ -425,6 +578,15 @@ int main(int argc, char **argv)
             char *end;
             steps_override = std::strtoll(argv[++i], &end, 10);
             if (*end != '\0' || steps_override < 0) fail(arg + ": expected an integer >= 0");
+        } else if (arg == "--rays") {
+            ray_count = count_value(i, arg, 1, 100000000);
+        } else if (arg == "--repeat") {
+            repeat = count_value(i, arg, 1, 101);
+        } else if (arg == "--gjk") {
+            gjk = true;
+        } else if (arg == "--dump") {
+            if (i + 1 >= argc) fail(arg + ": missing value");
+            dump = argv[++i];
         } else if (arg == "-q" || arg == "--quiet" || arg == "--stats") {
             // accepted for symmetry with voltex-sim: the peer prints its figures always
         } else if (!arg.empty() && arg[0] == '-') {
@@ -436,11 +598,18 @@ int main(int argc, char **argv)
         }
     }
     if (path.empty()) fail("missing SCENE.json (try --help)");
+    if (ray_count == 0 && (!dump.empty() || gjk)) fail("--dump and --gjk go with --rays");
 
     Scene scene = read_scene(path);
     long long steps = steps_override >= 0 ? steps_override : scene.steps;
     auto w = std::make_unique<World>();
     build_world(scene, *w);
+    if (ray_count > 0) {
+        int rc = run_rays(scene, *w, steps_override >= 0 ? steps_override : 120, static_cast<size_t>(ray_count),
+                          static_cast<int>(repeat), gjk, dump);
+        w.reset();
+        return rc;
+    }
 
     size_t bodies = scene.bodies.size(), dynamic = 0;
     std::vector<btVector3> start(bodies);
