@@ -61,6 +61,20 @@ static void clean_up(const install_dir *d)
     run(d, "rm -rf '%s'", d->dir);
 }
 
+/* FOLDER (in the test's folder) has ball_drop_static, linked with
+ * libvoltex.a, and ball_drop_shared, with libvoltex.so: both print the
+ * example's output. */
+static void check_programs(const install_dir *d, const char *folder)
+{
+    run(d, "! readelf -d %s/ball_drop_static | grep -F libvoltex", folder);
+    run(d, "readelf -d %s/ball_drop_shared | grep -F 'Shared library: [%s]'", folder, VOLTEX_SONAME);
+    char program[512];
+    snprintf(program, sizeof program, "%s/%s/ball_drop_static", d->dir, folder);
+    vx_check_ball_drop(program);
+    snprintf(program, sizeof program, "%s/%s/ball_drop_shared", d->dir, folder);
+    vx_check_ball_drop(program);
+}
+
 Test(install, puts_the_libraries_headers_program_and_package_under_the_prefix)
 {
     install_dir d = install();
@@ -93,13 +107,7 @@ Test(install, find_package_builds_the_example_static_and_shared)
         VOLTEX_CMAKE, d.prefix, VOLTEX_CC, VOLTEX_CONSUMER_FLAGS);
     run(&d, "grep -Fx 'voltex_DIR:PATH=%s/lib/cmake/voltex' consumer/build/CMakeCache.txt", d.prefix);
     run(&d, "'%s' --build consumer/build --parallel 2", VOLTEX_CMAKE);
-    run(&d, "! readelf -d consumer/build/ball_drop_static | grep -F libvoltex");
-    run(&d, "readelf -d consumer/build/ball_drop_shared | grep -F 'Shared library: [%s]'", VOLTEX_SONAME);
-    char program[512];
-    snprintf(program, sizeof program, "%s/consumer/build/ball_drop_static", d.dir);
-    vx_check_ball_drop(program);
-    snprintf(program, sizeof program, "%s/consumer/build/ball_drop_shared", d.dir);
-    vx_check_ball_drop(program);
+    check_programs(&d, "consumer/build");
     clean_up(&d);
 }
 
@@ -117,12 +125,6 @@ Test(install, pkg_config_builds_the_example_static_and_shared)
         VOLTEX_CC, VOLTEX_CONSUMER_FLAGS, EXAMPLE, pc, pc);
     run(&d, "'%s' %s -std=c11 '%s' -o ball_drop_shared $(%s --cflags --libs voltex) -Wl,-rpath,$(%s --variable=libdir voltex)",
         VOLTEX_CC, VOLTEX_CONSUMER_FLAGS, EXAMPLE, pc, pc);
-    run(&d, "! readelf -d ball_drop_static | grep -F libvoltex");
-    run(&d, "readelf -d ball_drop_shared | grep -F 'Shared library: [%s]'", VOLTEX_SONAME);
-    char program[512];
-    snprintf(program, sizeof program, "%s/ball_drop_static", d.dir);
-    vx_check_ball_drop(program);
-    snprintf(program, sizeof program, "%s/ball_drop_shared", d.dir);
-    vx_check_ball_drop(program);
+    check_programs(&d, ".");
     clean_up(&d);
 }
