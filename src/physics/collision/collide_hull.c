@@ -211,6 +211,22 @@ static float face_separation(const placed_hull *ref, int f, const placed_hull *o
     return lo - ref->f[f].offset;
 }
 
+/* The vertex of ph lowest along n (the first of equals; 0 when the values
+ * are not numbers). */
+static int lowest_vertex(const placed_hull *ph, vx_vec3 n)
+{
+    int best = 0;
+    float lo = vx_vec3_dot(n, ph->v[0]);
+    for (int k = 1; k < ph->h->vertex_count; k++) {
+        float s = vx_vec3_dot(n, ph->v[k]);
+        if (s < lo) {
+            lo = s;
+            best = k;
+        }
+    }
+    return best;
+}
+
 /* The largest separation of other from ref's face planes (the lowest face on
  * ties); false when some face separates them by margin or more. A face's
  * separation is at most its plane's height under other's inner ball,
@@ -293,9 +309,11 @@ static void edge_set_put(const placed_hull *ph, int k, bool negate, edge_set *ou
  * at most u . w less the other hull's inner radius, w from the edge to the
  * other's centroid; over the arc u . w is at most the larger of n0 . w and
  * n1 . w (the faces' bounds, face_bound, plus that inner radius) plus
- * |w| (1 - n0 . n1) / 2. */
-static void edge_candidates(const placed_hull *ph, const float *face_bound, vx_vec3 other_centroid, float floor,
-                            bool negate, edge_set *out)
+ * |w| (1 - n0 . n1) / 2. The same holds with w from the edge to any vertex
+ * of the other hull, deep (no inner radius then): an edge is left out when
+ * either bound is below floor. */
+static void edge_candidates(const placed_hull *ph, const float *face_bound, vx_vec3 other_centroid, vx_vec3 deep,
+                            float floor, bool negate, edge_set *out)
 {
     const vx_hull *h = ph->h;
     int n = 0;
@@ -305,11 +323,15 @@ static void edge_candidates(const placed_hull *ph, const float *face_bound, vx_v
         float need = floor - vx_collide_maxf(face_bound[f0], face_bound[f1]);
         vx_vec3 n0 = ph->f[f0].normal, n1 = ph->f[f1].normal;
         vx_vec3 p = ph->v[edge_origin(h, 2 * k)];
+        float arc_gain = 0.5f * (1.0f - vx_vec3_dot(n0, n1));
         if (need > 0.0f) {
-            float arc_gain = 0.5f * (1.0f - vx_vec3_dot(n0, n1));
             vx_vec3 w = vx_vec3_sub(other_centroid, p);
             if (need * need > vx_vec3_length_sq(w) * (arc_gain * arc_gain)) continue;
         }
+        /* the same with the other hull's vertex deep instead of its ball */
+        vx_vec3 wd = vx_vec3_sub(deep, p);
+        float need_deep = floor - vx_collide_maxf(vx_vec3_dot(n0, wd), vx_vec3_dot(n1, wd));
+        if (need_deep > 0.0f && need_deep * need_deep > vx_vec3_length_sq(wd) * (arc_gain * arc_gain)) continue;
         edge_set_put(ph, k, negate, out, n);
         n++;
     }
@@ -353,16 +375,16 @@ static inline bool edge_pair_separation(const edge_set *sa, int s, const edge_se
  * (edge_candidates) is below floor are left out: q is then the best of the
  * others, which is the best of all whenever that is floor or more. When
  * false, q is the pair that separates them. */
-static bool query_edges(const placed_hull *a, const float *bound_a, const placed_hull *b, const float *bound_b,
-                        float margin, float floor, edge_query *q)
+static bool query_edges(const placed_hull *a, const float *bound_a, vx_vec3 deep_b, const placed_hull *b,
+                        const float *bound_b, vx_vec3 deep_a, float margin, float floor, edge_query *q)
 {
     edge_set set_a, set_b;
     q->valid = false;
     q->sep = 0.0f;
     q->ea = q->eb = 0;
-    edge_candidates(a, bound_a, b->centroid, floor, false, &set_a);
+    edge_candidates(a, bound_a, b->centroid, deep_b, floor, false, &set_a);
     if (set_a.count == 0) return true;
-    edge_candidates(b, bound_b, a->centroid, floor, true, &set_b);
+    edge_candidates(b, bound_b, a->centroid, deep_a, floor, true, &set_b);
     float reach = hull_reach(a->h) + hull_reach(b->h);
     const edge_set *sa = &set_a, *sb = &set_b;
     for (int s = 0; s < sa->count; s++) {
@@ -809,7 +831,13 @@ static void collide_placed(const placed_hull *a, const placed_hull *b, float mar
      * is no contact) or beats the faces by the preference: the pairs that
      * can do neither are not measured. */
     float edge_wins = max_face + HULL_EDGE_REL_TOL * fabsf(max_face) + lin_tol;
-    if (!query_edges(a, bound_a, b, bound_b, margin, vx_collide_minf(margin, edge_wins) - guard, &eq)) {
+    /* B's vertex deepest below A's best face and A's below B's: points of
+     * the other hull for the edges' bounds, closer to the contact than its
+     * ball (any vertex would do). */
+    vx_vec3 deep_b = b->v[lowest_vertex(b, a->f[fa.face].normal)];
+    vx_vec3 deep_a = a->v[lowest_vertex(a, b->f[fb.face].normal)];
+    if (!query_edges(a, bound_a, deep_b, b, bound_b, deep_a, margin, vx_collide_minf(margin, edge_wins) - guard,
+                     &eq)) {
         *axis = make_axis(VX_HULL_AXIS_EDGES, eq.ea, eq.eb);
         return;
     }
@@ -850,7 +878,7 @@ static void collide_placed(const placed_hull *a, const placed_hull *b, float mar
     if (!use_edge) {
         /* No pair separates by margin (the first query would have seen it),
          * so this query runs to the end. */
-        query_edges(a, bound_a, b, bound_b, margin, -INFINITY, &eq);
+        query_edges(a, bound_a, deep_b, b, bound_b, deep_a, margin, -INFINITY, &eq);
         if (eq.valid) edge_contact(a, eq.ea, b, eq.eb, margin, &by_edge);
     }
     by_faces.normal = normal;
