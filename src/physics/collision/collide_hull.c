@@ -316,22 +316,31 @@ static void edge_candidates(const placed_hull *ph, const float *face_bound, vx_v
                             float floor, bool negate, edge_set *out)
 {
     const vx_hull *h = ph->h;
+    /* deep's height over each face's plane (n . (deep - p) for the face's
+     * vertices p, as face_bound takes it), and a length no |deep - p| can
+     * exceed: the centroid's distance plus the bounds' diagonal */
+    float height[HULL_MAX_FACES];
+    for (int f = 0; f < h->face_count; f++) height[f] = vx_vec3_dot(ph->f[f].normal, deep) - ph->f[f].offset;
+    float far = vx_vec3_length(vx_vec3_sub(deep, ph->centroid)) + 2.0f * hull_reach(h);
     int n = 0;
     for (int k = 0; k < h->edge_count / 2; k++) {
         int f0 = h->edges[2 * k].face, f1 = h->edges[2 * k + 1].face;
-        /* how much the arc must add to the faces' bound */
-        float need = floor - vx_collide_maxf(face_bound[f0], face_bound[f1]);
         vx_vec3 n0 = ph->f[f0].normal, n1 = ph->f[f1].normal;
-        vx_vec3 p = ph->v[edge_origin(h, 2 * k)];
         float arc_gain = 0.5f * (1.0f - vx_vec3_dot(n0, n1));
+        /* how much the arc must add to the bound from deep, then to the
+         * faces' bound */
+        float need_deep = floor - vx_collide_maxf(height[f0], height[f1]);
+        if (need_deep > far * arc_gain) continue;
+        float need = floor - vx_collide_maxf(face_bound[f0], face_bound[f1]);
+        vx_vec3 p = ph->v[edge_origin(h, 2 * k)];
         if (need > 0.0f) {
             vx_vec3 w = vx_vec3_sub(other_centroid, p);
             if (need * need > vx_vec3_length_sq(w) * (arc_gain * arc_gain)) continue;
         }
-        /* the same with the other hull's vertex deep instead of its ball */
-        vx_vec3 wd = vx_vec3_sub(deep, p);
-        float need_deep = floor - vx_collide_maxf(vx_vec3_dot(n0, wd), vx_vec3_dot(n1, wd));
-        if (need_deep > 0.0f && need_deep * need_deep > vx_vec3_length_sq(wd) * (arc_gain * arc_gain)) continue;
+        if (need_deep > 0.0f) {
+            vx_vec3 wd = vx_vec3_sub(deep, p);
+            if (need_deep * need_deep > vx_vec3_length_sq(wd) * (arc_gain * arc_gain)) continue;
+        }
         edge_set_put(ph, k, negate, out, n);
         n++;
     }
