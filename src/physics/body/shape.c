@@ -99,6 +99,12 @@ static vx_vec3 rotated_half_extents(const vx_mat3 *r, vx_vec3 h)
     return e;
 }
 
+/* fminf and fmaxf as glibc computes them on x86-64 (the other operand when
+ * one is NaN, else minss/maxss: b on ties, so -0 against +0 gives b),
+ * written out so the loop below needs no call per coordinate. */
+static float min_as_fminf(float a, float b) { return (a < b || b != b) ? a : b; }
+static float max_as_fmaxf(float a, float b) { return (a > b || b != b) ? a : b; }
+
 /* The hull's vertices turned into the world: tight bounds. */
 static vx_aabb hull_aabb(const vx_hull *h, vx_vec3 x, vx_quat q)
 {
@@ -106,8 +112,8 @@ static vx_aabb hull_aabb(const vx_hull *h, vx_vec3 x, vx_quat q)
     vx_vec3 lo = vx_mat3_mul_vec3(&r, h->vertices[0]), hi = lo;
     for (int i = 1; i < h->vertex_count; i++) {
         vx_vec3 p = vx_mat3_mul_vec3(&r, h->vertices[i]);
-        lo = vx_vec3_min(lo, p);
-        hi = vx_vec3_max(hi, p);
+        lo = vx_vec3_make(min_as_fminf(lo.x, p.x), min_as_fminf(lo.y, p.y), min_as_fminf(lo.z, p.z));
+        hi = vx_vec3_make(max_as_fmaxf(hi.x, p.x), max_as_fmaxf(hi.y, p.y), max_as_fmaxf(hi.z, p.z));
     }
     return vx_aabb_new(vx_vec3_add(x, lo), vx_vec3_add(x, hi));
 }

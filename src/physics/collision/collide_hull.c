@@ -215,14 +215,32 @@ static float face_separation(const placed_hull *ref, int f, const placed_hull *o
     return lo - ref->f[f].offset;
 }
 
+/* The vertex of ph lowest along n (the first of equals; 0 when the values
+ * are not numbers). */
+static int lowest_vertex(const placed_hull *ph, vx_vec3 n)
+{
+    int best = 0;
+    float lo = vx_vec3_dot(n, ph->v[0]);
+    for (int k = 1; k < ph->h->vertex_count; k++) {
+        float s = vx_vec3_dot(n, ph->v[k]);
+        if (s < lo) {
+            lo = s;
+            best = k;
+        }
+    }
+    return best;
+}
+
 /* The largest separation of other from ref's face planes (the lowest face on
  * ties); false when some face separates them by margin or more. A face's
  * separation is at most its plane's height under other's inner ball,
  * bound[f]: the face with the highest bound is measured first, and then
  * only the faces whose bound comes within guard of the best so far. bound
- * is kept for the edges (edge_candidates). */
+ * is kept for the edges (edge_candidates). When false, q is the face that
+ * separates them. known is a face whose separation was measured already
+ * (face -1: none): its value is taken instead of measuring it again. */
 static bool query_faces(const placed_hull *ref, const placed_hull *other, float margin, float guard, float *bound,
-                        face_query *q)
+                        const face_query *known, face_query *q)
 {
     const vx_hull *rh = ref->h;
     vx_vec3 c = other->centroid;
@@ -238,13 +256,17 @@ static bool query_faces(const placed_hull *ref, const placed_hull *other, float 
         }
     }
     q->face = first;
-    q->sep = face_separation(ref, first, other);
+    q->sep = first == known->face ? known->sep : face_separation(ref, first, other);
     if (!(q->sep < margin)) return false;
     float floor = q->sep - guard;
     for (int f = 0; f < rh->face_count; f++) {
         if (f == first || bound[f] < floor) continue;
-        float sep = face_separation(ref, f, other);
-        if (!(sep < margin)) return false;
+        float sep = f == known->face ? known->sep : face_separation(ref, f, other);
+        if (!(sep < margin)) {
+            q->sep = sep;
+            q->face = f;
+            return false;
+        }
         if (sep > q->sep || (sep == q->sep && f < q->face)) {
             q->sep = sep;
             q->face = f;
@@ -267,6 +289,23 @@ typedef struct {
     int count;
 } edge_set;
 
+/* Undirected edge k of ph as entry n of out. */
+static void edge_set_put(const placed_hull *ph, int k, bool negate, edge_set *out, int n)
+{
+    const vx_hull *h = ph->h;
+    int f0 = h->edges[2 * k].face, f1 = h->edges[2 * k + 1].face;
+    vx_vec3 n0 = ph->f[f0].normal, n1 = ph->f[f1].normal;
+    vx_vec3 p = ph->v[edge_origin(h, 2 * k)];
+    vx_vec3 dir = vx_vec3_sub(ph->v[edge_dest(h, 2 * k)], p);
+    out->arc[n] = vx_vec3_cross(n1, n0);
+    out->n0[n] = negate ? vx_vec3_neg(n0) : n0;
+    out->n1[n] = negate ? vx_vec3_neg(n1) : n1;
+    out->dir[n] = dir;
+    out->p[n] = p;
+    out->len_sq[n] = vx_vec3_length_sq(dir);
+    out->index[n] = k;
+}
+
 /* The undirected edges of ph that can be in a pair separating by floor or
  * more (all of them for floor -infinity), in increasing order. An edge
  * pair's axis u lies on the edge's arc (between its faces' normals n0 and
@@ -274,34 +313,71 @@ typedef struct {
  * at most u . w less the other hull's inner radius, w from the edge to the
  * other's centroid; over the arc u . w is at most the larger of n0 . w and
  * n1 . w (the faces' bounds, face_bound, plus that inner radius) plus
- * |w| (1 - n0 . n1) / 2. */
-static void edge_candidates(const placed_hull *ph, const float *face_bound, vx_vec3 other_centroid, float floor,
-                            bool negate, edge_set *out)
+ * |w| (1 - n0 . n1) / 2. The same holds with w from the edge to any vertex
+ * of the other hull, deep (no inner radius then): an edge is left out when
+ * either bound is below floor. */
+static void edge_candidates(const placed_hull *ph, const float *face_bound, vx_vec3 other_centroid, vx_vec3 deep,
+                            float floor, bool negate, edge_set *out)
 {
     const vx_hull *h = ph->h;
+    /* deep's height over each face's plane (n . (deep - p) for the face's
+     * vertices p, as face_bound takes it), and a length no |deep - p| can
+     * exceed: the centroid's distance plus the bounds' diagonal */
+    float height[HULL_MAX_FACES];
+    for (int f = 0; f < h->face_count; f++) height[f] = vx_vec3_dot(ph->f[f].normal, deep) - ph->f[f].offset;
+    float far = vx_vec3_length(vx_vec3_sub(deep, ph->centroid)) + 2.0f * hull_reach(h);
     int n = 0;
     for (int k = 0; k < h->edge_count / 2; k++) {
         int f0 = h->edges[2 * k].face, f1 = h->edges[2 * k + 1].face;
-        /* how much the arc must add to the faces' bound */
-        float need = floor - vx_collide_maxf(face_bound[f0], face_bound[f1]);
         vx_vec3 n0 = ph->f[f0].normal, n1 = ph->f[f1].normal;
+        float arc_gain = 0.5f * (1.0f - vx_vec3_dot(n0, n1));
+        /* how much the arc must add to the bound from deep, then to the
+         * faces' bound */
+        float need_deep = floor - vx_collide_maxf(height[f0], height[f1]);
+        if (need_deep > far * arc_gain) continue;
+        float need = floor - vx_collide_maxf(face_bound[f0], face_bound[f1]);
         vx_vec3 p = ph->v[edge_origin(h, 2 * k)];
         if (need > 0.0f) {
-            float arc_gain = 0.5f * (1.0f - vx_vec3_dot(n0, n1));
             vx_vec3 w = vx_vec3_sub(other_centroid, p);
             if (need * need > vx_vec3_length_sq(w) * (arc_gain * arc_gain)) continue;
         }
-        vx_vec3 dir = vx_vec3_sub(ph->v[edge_dest(h, 2 * k)], p);
-        out->arc[n] = vx_vec3_cross(n1, n0);
-        out->n0[n] = negate ? vx_vec3_neg(n0) : n0;
-        out->n1[n] = negate ? vx_vec3_neg(n1) : n1;
-        out->dir[n] = dir;
-        out->p[n] = p;
-        out->len_sq[n] = vx_vec3_length_sq(dir);
-        out->index[n] = k;
+        if (need_deep > 0.0f) {
+            vx_vec3 wd = vx_vec3_sub(deep, p);
+            if (need_deep * need_deep > vx_vec3_length_sq(wd) * (arc_gain * arc_gain)) continue;
+        }
+        edge_set_put(ph, k, negate, out, n);
         n++;
     }
     out->count = n;
+}
+
+/* Entry s of sa (A's edges) and entry t of sb (B's): false when they make
+ * no axis (their arcs do not cross, or they are nearly parallel), else
+ * *sep, the separation along their cross product oriented away from A's
+ * centroid ca, less the slack of the rounding. */
+static inline bool edge_pair_separation(const edge_set *sa, int s, const edge_set *sb, int t, vx_vec3 ca,
+                                        float reach, float *sep)
+{
+    vx_vec3 bxa = sa->arc[s];
+    float cba = vx_vec3_dot(sb->n0[t], bxa), dba = vx_vec3_dot(sb->n1[t], bxa);
+    if (!(cba * dba < 0.0f)) return false;
+    vx_vec3 dxc = sb->arc[t];
+    float adc = vx_vec3_dot(sa->n0[s], dxc), bdc = vx_vec3_dot(sa->n1[s], dxc);
+    if (!(adc * bdc < 0.0f && cba * bdc > 0.0f)) return false;
+
+    vx_vec3 axis = vx_vec3_cross(sa->dir[s], sb->dir[t]);
+    float len_sq = vx_vec3_length_sq(axis);
+    float lens_sq = sa->len_sq[s] * sb->len_sq[t];
+    if (!(len_sq >= HULL_EDGE_MIN_SIN * HULL_EDGE_MIN_SIN * lens_sq) || !(len_sq > 0.0f)) return false;
+    float len = sqrtf(len_sq);
+    axis = vx_vec3_scale(axis, 1.0f / len);
+    vx_vec3 pa = sa->p[s];
+    if (vx_vec3_dot(axis, vx_vec3_sub(pa, ca)) < 0.0f) axis = vx_vec3_neg(axis);
+    /* The axis of nearly parallel edges turns by the rounding over its
+     * sine: the separation is taken that much smaller. */
+    float slack = HULL_EDGE_EPSILON * reach * (sqrtf(lens_sq) / len);
+    *sep = vx_vec3_dot(axis, vx_vec3_sub(sb->p[t], pa)) - slack;
+    return true;
 }
 
 /* The edge pairs whose Gauss-map arcs cross (A's arc between its faces'
@@ -310,43 +386,31 @@ static void edge_candidates(const placed_hull *ph, const float *face_bound, vx_v
  * separate. The separation along the cross product oriented away from A's
  * centroid; false when one separates by margin or more. Pairs whose bound
  * (edge_candidates) is below floor are left out: q is then the best of the
- * others, which is the best of all whenever that is floor or more. */
-static bool query_edges(const placed_hull *a, const float *bound_a, const placed_hull *b, const float *bound_b,
-                        float margin, float floor, edge_query *q)
+ * others, which is the best of all whenever that is floor or more. When
+ * false, q is the pair that separates them. */
+static bool query_edges(const placed_hull *a, const float *bound_a, vx_vec3 deep_b, const placed_hull *b,
+                        const float *bound_b, vx_vec3 deep_a, float margin, float floor, edge_query *q)
 {
     edge_set set_a, set_b;
     q->valid = false;
     q->sep = 0.0f;
     q->ea = q->eb = 0;
-    edge_candidates(a, bound_a, b->centroid, floor, false, &set_a);
+    edge_candidates(a, bound_a, b->centroid, deep_b, floor, false, &set_a);
     if (set_a.count == 0) return true;
-    edge_candidates(b, bound_b, a->centroid, floor, true, &set_b);
+    edge_candidates(b, bound_b, a->centroid, deep_a, floor, true, &set_b);
     float reach = hull_reach(a->h) + hull_reach(b->h);
     const edge_set *sa = &set_a, *sb = &set_b;
     for (int s = 0; s < sa->count; s++) {
-        vx_vec3 na_ = sa->n0[s], nb_ = sa->n1[s];
-        vx_vec3 bxa = sa->arc[s];
-        vx_vec3 pa = sa->p[s];
-        float ea_sq = sa->len_sq[s];
         for (int t = 0; t < sb->count; t++) {
-            float cba = vx_vec3_dot(sb->n0[t], bxa), dba = vx_vec3_dot(sb->n1[t], bxa);
-            if (!(cba * dba < 0.0f)) continue;
-            vx_vec3 dxc = sb->arc[t];
-            float adc = vx_vec3_dot(na_, dxc), bdc = vx_vec3_dot(nb_, dxc);
-            if (!(adc * bdc < 0.0f && cba * bdc > 0.0f)) continue;
-
-            vx_vec3 axis = vx_vec3_cross(sa->dir[s], sb->dir[t]);
-            float len_sq = vx_vec3_length_sq(axis);
-            float lens_sq = ea_sq * sb->len_sq[t];
-            if (!(len_sq >= HULL_EDGE_MIN_SIN * HULL_EDGE_MIN_SIN * lens_sq) || !(len_sq > 0.0f)) continue;
-            float len = sqrtf(len_sq);
-            axis = vx_vec3_scale(axis, 1.0f / len);
-            if (vx_vec3_dot(axis, vx_vec3_sub(pa, a->centroid)) < 0.0f) axis = vx_vec3_neg(axis);
-            /* The axis of nearly parallel edges turns by the rounding over
-             * its sine: the separation is taken that much smaller. */
-            float slack = HULL_EDGE_EPSILON * reach * (sqrtf(lens_sq) / len);
-            float sep = vx_vec3_dot(axis, vx_vec3_sub(sb->p[t], pa)) - slack;
-            if (!(sep < margin)) return false;
+            float sep;
+            if (!edge_pair_separation(sa, s, sb, t, a->centroid, reach, &sep)) continue;
+            if (!(sep < margin)) {
+                q->valid = true;
+                q->sep = sep;
+                q->ea = sa->index[s];
+                q->eb = sb->index[t];
+                return false;
+            }
             if (!q->valid || sep > q->sep) {
                 q->valid = true;
                 q->sep = sep;
@@ -775,16 +839,34 @@ static bool edge_contact(const placed_hull *a, int ea, const placed_hull *b, int
 
 /* ---------------- hull against hull ---------------- */
 
-/* A and B both in the working frame. */
-static void collide_placed(const placed_hull *a, const placed_hull *b, float margin, local_manifold *lm)
+static vx_hull_axis make_axis(uint8_t kind, int a, int b)
+{
+    vx_hull_axis axis = {kind, (uint16_t)a, (uint16_t)b};
+    return axis;
+}
+
+/* A and B both in the working frame. known_a and known_b: a face of A and
+ * of B whose separation is measured already (face -1: none). *axis (when
+ * not NULL): the axis that separates them by margin or more, else the best
+ * one (the contact's). */
+static void collide_placed(const placed_hull *a, const placed_hull *b, float margin, const face_query *known_a,
+                           const face_query *known_b, vx_hull_axis *axis, local_manifold *lm)
 {
     memset(lm, 0, sizeof *lm);
     float guard = prune_guard(a, b);
     face_query fa, fb;
     edge_query eq;
     float bound_a[HULL_MAX_FACES], bound_b[HULL_MAX_FACES];
-    if (!query_faces(a, b, margin, guard, bound_a, &fa)) return;
-    if (!query_faces(b, a, margin, guard, bound_b, &fb)) return;
+    vx_hull_axis found;
+    if (!axis) axis = &found;
+    if (!query_faces(a, b, margin, guard, bound_a, known_a, &fa)) {
+        *axis = make_axis(VX_HULL_AXIS_FACE_A, fa.face, 0);
+        return;
+    }
+    if (!query_faces(b, a, margin, guard, bound_b, known_b, &fb)) {
+        *axis = make_axis(VX_HULL_AXIS_FACE_B, fb.face, 0);
+        return;
+    }
 
     float inner = vx_collide_minf(a->h->inner_radius, b->h->inner_radius);
     float lin_tol = vx_collide_minf(HULL_LINEAR_TOL, HULL_LINEAR_TOL_SIZE_FRACTION * inner);
@@ -798,15 +880,28 @@ static void collide_placed(const placed_hull *a, const placed_hull *b, float mar
      * is no contact) or beats the faces by the preference: the pairs that
      * can do neither are not measured. */
     float edge_wins = max_face + HULL_EDGE_REL_TOL * fabsf(max_face) + lin_tol;
-    if (!query_edges(a, bound_a, b, bound_b, margin, vx_collide_minf(margin, edge_wins) - guard, &eq)) return;
+    /* B's vertex deepest below A's best face and A's below B's: points of
+     * the other hull for the edges' bounds, closer to the contact than its
+     * ball (any vertex would do). */
+    vx_vec3 deep_b = b->v[lowest_vertex(b, a->f[fa.face].normal)];
+    vx_vec3 deep_a = a->v[lowest_vertex(a, b->f[fb.face].normal)];
+    if (!query_edges(a, bound_a, deep_b, b, bound_b, deep_a, margin, vx_collide_minf(margin, edge_wins) - guard,
+                     &eq)) {
+        *axis = make_axis(VX_HULL_AXIS_EDGES, eq.ea, eq.eb);
+        return;
+    }
     bool use_edge = eq.valid && eq.sep > edge_wins;
+    bool ref_is_b = fb.sep > fa.sep + HULL_FACE_REL_TOL * fabsf(fa.sep) + lin_tol;
+    if (use_edge)
+        *axis = make_axis(VX_HULL_AXIS_EDGES, eq.ea, eq.eb);
+    else
+        *axis = ref_is_b ? make_axis(VX_HULL_AXIS_FACE_B, fb.face, 0) : make_axis(VX_HULL_AXIS_FACE_A, fa.face, 0);
     if (use_edge) {
         if (edge_contact(a, eq.ea, b, eq.eb, margin, lm)) return;
         /* The closest points were clamped beyond margin: the best face tries. */
         memset(lm, 0, sizeof *lm);
     }
 
-    bool ref_is_b = fb.sep > fa.sep + HULL_FACE_REL_TOL * fabsf(fa.sep) + lin_tol;
     vx_vec3 normal;
     int face_a, face_b;
     if (!ref_is_b) {
@@ -832,7 +927,7 @@ static void collide_placed(const placed_hull *a, const placed_hull *b, float mar
     if (!use_edge) {
         /* No pair separates by margin (the first query would have seen it),
          * so this query runs to the end. */
-        query_edges(a, bound_a, b, bound_b, margin, -INFINITY, &eq);
+        query_edges(a, bound_a, deep_b, b, bound_b, deep_a, margin, -INFINITY, &eq);
         if (eq.valid) edge_contact(a, eq.ea, b, eq.eb, margin, &by_edge);
     }
     by_faces.normal = normal;
@@ -841,21 +936,63 @@ static void collide_placed(const placed_hull *a, const placed_hull *b, float mar
     *lm = faces_farther ? by_faces : by_edge;
 }
 
-/* B placed in A's frame by the rotation r and translation t. */
-static void place_hull(const vx_hull *h, const vx_mat3 *r, vx_vec3 t, vx_vec3 *v, vx_hull_face *f)
+/* Face k of B placed in A's frame by the rotation r and translation t. */
+static void place_face(const vx_hull *h, const vx_mat3 *r, vx_vec3 t, int k, vx_hull_face *f)
 {
-    for (int k = 0; k < h->vertex_count; k++) v[k] = vx_vec3_add(vx_mat3_mul_vec3(r, h->vertices[k]), t);
-    for (int k = 0; k < h->face_count; k++) {
-        vx_vec3 n = vx_mat3_mul_vec3(r, h->faces[k].normal);
-        f[k].normal = n;
-        f[k].offset = h->faces[k].offset + vx_vec3_dot(n, t);
-        f[k].first_edge = h->faces[k].first_edge;
-        f[k].edge_count = h->faces[k].edge_count;
+    vx_vec3 n = vx_mat3_mul_vec3(r, h->faces[k].normal);
+    f[k].normal = n;
+    f[k].offset = h->faces[k].offset + vx_vec3_dot(n, t);
+    f[k].first_edge = h->faces[k].first_edge;
+    f[k].edge_count = h->faces[k].edge_count;
+}
+
+/* Whether the axis kept from an earlier step separates A and B (B's
+ * vertices placed, its faces not yet) by margin or more. It is one of the
+ * axes the full test measures, by the same arithmetic, so the full test
+ * would find them apart too. Otherwise a face's separation is put into
+ * *known_a or *known_b for the full test. The faces of B it needs are
+ * placed. */
+static bool hint_separates(const placed_hull *a, const placed_hull *b, const vx_mat3 *r, vx_vec3 t,
+                           vx_hull_face *faces_b, float margin, vx_hull_axis hint, face_query *known_a,
+                           face_query *known_b)
+{
+    const vx_hull *ha = a->h, *hb = b->h;
+    switch (hint.kind) {
+    case VX_HULL_AXIS_FACE_A: {
+        if (hint.a >= ha->face_count) return false;
+        float sep = face_separation(a, hint.a, b);
+        if (!(sep < margin)) return true;
+        known_a->face = hint.a;
+        known_a->sep = sep;
+        return false;
+    }
+    case VX_HULL_AXIS_FACE_B: {
+        if (hint.a >= hb->face_count) return false;
+        place_face(hb, r, t, hint.a, faces_b);
+        float sep = face_separation(b, hint.a, a);
+        if (!(sep < margin)) return true;
+        known_b->face = hint.a;
+        known_b->sep = sep;
+        return false;
+    }
+    case VX_HULL_AXIS_EDGES: {
+        if (2 * hint.a >= ha->edge_count || 2 * hint.b >= hb->edge_count) return false;
+        place_face(hb, r, t, hb->edges[2 * hint.b].face, faces_b);
+        place_face(hb, r, t, hb->edges[2 * hint.b + 1].face, faces_b);
+        edge_set ea, eb;
+        edge_set_put(a, hint.a, false, &ea, 0);
+        edge_set_put(b, hint.b, true, &eb, 0);
+        float sep;
+        float reach = hull_reach(ha) + hull_reach(hb);
+        return edge_pair_separation(&ea, 0, &eb, 0, a->centroid, reach, &sep) && !(sep < margin);
+    }
+    default:
+        return false;
     }
 }
 
-bool vx_collide_hull_hull(const vx_hull *a, const vx_transform *pa, const vx_hull *b, const vx_transform *pb,
-                          float margin, vx_manifold *out)
+static bool collide_hull_hull(const vx_hull *a, const vx_transform *pa, const vx_hull *b, const vx_transform *pb,
+                              float margin, vx_hull_axis *axis, vx_manifold *out)
 {
     vx_manifold_reset(out);
     margin = vx_collide_sanitize_margin(margin);
@@ -870,13 +1007,29 @@ bool vx_collide_hull_hull(const vx_hull *a, const vx_transform *pa, const vx_hul
     /* A's frame is the working frame: A as it is, B turned and moved. */
     vx_hull_face faces_b[HULL_MAX_FACES];
     vx_vec3 verts_b[VX_HULL_MAX_POINTS];
-    place_hull(b, &rel, t, verts_b, faces_b);
+    for (int k = 0; k < b->vertex_count; k++) verts_b[k] = vx_vec3_add(vx_mat3_mul_vec3(&rel, b->vertices[k]), t);
     placed_hull ha = {a, a->vertices, a->faces, a->centroid};
     placed_hull hb = {b, verts_b, faces_b, vx_vec3_add(vx_mat3_mul_vec3(&rel, b->centroid), t)};
 
+    face_query known_a = {0.0f, -1}, known_b = {0.0f, -1};
+    if (axis && hint_separates(&ha, &hb, &rel, t, faces_b, margin, *axis, &known_a, &known_b)) return false;
+    for (int k = 0; k < b->face_count; k++) place_face(b, &rel, t, k, faces_b);
+
     local_manifold lm;
-    collide_placed(&ha, &hb, margin, &lm);
+    collide_placed(&ha, &hb, margin, &known_a, &known_b, axis, &lm);
     return emit(&fa, &lm, out);
+}
+
+bool vx_collide_hull_hull(const vx_hull *a, const vx_transform *pa, const vx_hull *b, const vx_transform *pb,
+                          float margin, vx_manifold *out)
+{
+    return collide_hull_hull(a, pa, b, pb, margin, NULL, out);
+}
+
+bool vx_collide_hull_hull_cached(const vx_hull *a, const vx_transform *pa, const vx_hull *b,
+                                 const vx_transform *pb, float margin, vx_hull_axis *axis, vx_manifold *out)
+{
+    return collide_hull_hull(a, pa, b, pb, margin, axis, out);
 }
 
 /* ---------------- hull against box ---------------- */
@@ -933,6 +1086,14 @@ bool vx_collide_hull_box(const vx_hull *hull, const vx_transform *pose, const vx
     box_hull bh;
     box_hull_init(&bh, half_extents);
     return vx_collide_hull_hull(hull, pose, &bh.hull, box, margin, out);
+}
+
+bool vx_collide_hull_box_cached(const vx_hull *hull, const vx_transform *pose, const vx_transform *box,
+                                vx_vec3 half_extents, float margin, vx_hull_axis *axis, vx_manifold *out)
+{
+    box_hull bh;
+    box_hull_init(&bh, half_extents);
+    return vx_collide_hull_hull_cached(hull, pose, &bh.hull, box, margin, axis, out);
 }
 
 /* ---------------- closest points of a hull ---------------- */

@@ -170,6 +170,26 @@ bool vx_collide_hull_hull(const vx_hull *a, const vx_transform *pa, const vx_hul
 bool vx_collide_hull_capsule(const vx_hull *hull, const vx_transform *pose, const vx_transform *capsule_pose,
                              float radius, float half_height, float margin, vx_manifold *out);
 
+/* The axis a hull pair was found apart along (or, touching, the contact's
+ * axis), kept by the narrow phase from one step to the next and tried
+ * first: a face of A or of B (index a), or A's undirected edge a with B's
+ * edge b. docs/simulation.md, "Hull contacts". */
+enum { VX_HULL_AXIS_NONE = 0, VX_HULL_AXIS_FACE_A = 1, VX_HULL_AXIS_FACE_B = 2, VX_HULL_AXIS_EDGES = 3 };
+typedef struct {
+    uint8_t kind;
+    uint16_t a, b;
+} vx_hull_axis;
+
+/* vx_collide_hull_hull and vx_collide_hull_box with the pair's axis: *axis
+ * (VX_HULL_AXIS_NONE, or any axis of the two shapes) is tested first, and
+ * when it separates them by margin or more there is no contact without the
+ * rest of the test; *axis is then replaced by the axis found. The result is
+ * the uncached function's, bit for bit, whatever *axis holds. */
+bool vx_collide_hull_hull_cached(const vx_hull *a, const vx_transform *pa, const vx_hull *b,
+                                 const vx_transform *pb, float margin, vx_hull_axis *axis, vx_manifold *out);
+bool vx_collide_hull_box_cached(const vx_hull *hull, const vx_transform *pose, const vx_transform *box,
+                                vx_vec3 half_extents, float margin, vx_hull_axis *axis, vx_manifold *out);
+
 /* Closest points of two segments, each given as centre, unit direction and
  * half length (>= 0): returns the parameters *s on the first and *t on the
  * second (in [-half, half]). Parallel segments give the middle of the

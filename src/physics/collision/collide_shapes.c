@@ -101,3 +101,27 @@ bool vx_collide_shapes(const vx_collider *a, const vx_transform *ta, const vx_co
     if (e->swapped) vx_manifold_flip(out);
     return true;
 }
+
+bool vx_collide_shapes_use_axis(const vx_collider *a, const vx_collider *b)
+{
+    bool hull_a = a->type == VX_SHAPE_HULL, hull_b = b->type == VX_SHAPE_HULL;
+    bool box_a = a->type == VX_SHAPE_BOX, box_b = b->type == VX_SHAPE_BOX;
+    return (hull_a && (hull_b || box_b)) || (box_a && hull_b);
+}
+
+bool vx_collide_shapes_axis(const vx_collider *a, const vx_transform *ta, const vx_collider *b,
+                            const vx_transform *tb, float margin, vx_hull_axis *axis, vx_manifold *out)
+{
+    if (!vx_collide_shapes_use_axis(a, b)) return vx_collide_shapes(a, ta, b, tb, margin, out);
+    bool hit;
+    bool swapped = a->type == VX_SHAPE_BOX; /* as the table: the hull is A */
+    if (b->type == VX_SHAPE_HULL && a->type == VX_SHAPE_HULL)
+        hit = vx_collide_hull_hull_cached(a->hull, ta, b->hull, tb, margin, axis, out);
+    else if (swapped)
+        hit = vx_collide_hull_box_cached(b->hull, tb, ta, a->half_extents, margin, axis, out);
+    else
+        hit = vx_collide_hull_box_cached(a->hull, ta, tb, b->half_extents, margin, axis, out);
+    if (!hit || out->count <= 0) return false;
+    if (swapped) vx_manifold_flip(out);
+    return true;
+}

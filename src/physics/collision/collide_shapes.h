@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 
+#include "physics/collision/collide_internal.h"
 #include "voltex/collide.h"
 #include "voltex/ecs.h"
 #include "voltex/physics.h"
@@ -19,6 +20,16 @@ typedef bool (*vx_collide_fn)(const vx_collider *a, const vx_transform *ta, cons
 
 bool vx_collide_shapes(const vx_collider *a, const vx_transform *ta, const vx_collider *b, const vx_transform *tb,
                        float margin, vx_manifold *out);
+
+/* Whether the pair is one of hulls (hull-hull, hull-box, box-hull), whose
+ * narrow phase can start from a kept axis. */
+bool vx_collide_shapes_use_axis(const vx_collider *a, const vx_collider *b);
+
+/* vx_collide_shapes, for the pairs of vx_collide_shapes_use_axis with the
+ * pair's kept axis (vx_collide_hull_hull_cached: the same result, *axis
+ * replaced by the one found); other pairs ignore axis. */
+bool vx_collide_shapes_axis(const vx_collider *a, const vx_transform *ta, const vx_collider *b,
+                            const vx_transform *tb, float margin, vx_hull_axis *axis, vx_manifold *out);
 
 /* A capsule touching a box with one end only gets one point, however fast
  * it turns; this adds the other end's point when it finds the same face

@@ -36,6 +36,9 @@ void vx_narrow_phase_free(vx_narrow_phase *d)
     free(d->memo_source);
     free(d->memo_next);
     free(d->memo_state);
+    free(d->axes.items);
+    free(d->axes_spare.items);
+    free(d->axis_next);
     vx_narrow_phase_init(d);
 }
 
@@ -75,9 +78,11 @@ static vx_transform pose_transform(const vx_body_pose *p)
  * the table's manifold (collide_shapes.h), and for a capsule on a box the
  * point of its other end, added with the capsule as A. */
 static bool collide_pair(const vx_collider *ca, const vx_transform *ta, const vx_collider *cb, const vx_transform *tb,
-                         float margin, vx_manifold *m)
+                         float margin, vx_hull_axis *axis, vx_manifold *m)
 {
-    if (!vx_collide_shapes(ca, ta, cb, tb, margin, m)) return false;
+    bool hit = axis ? vx_collide_shapes_axis(ca, ta, cb, tb, margin, axis, m)
+                    : vx_collide_shapes(ca, ta, cb, tb, margin, m);
+    if (!hit) return false;
     if (ca->type == VX_SHAPE_CAPSULE && cb->type == VX_SHAPE_BOX) {
         vx_collide_capsule_box_far_end(ca, ta, cb, tb, margin, m);
     } else if (ca->type == VX_SHAPE_BOX && cb->type == VX_SHAPE_CAPSULE) {
@@ -88,8 +93,9 @@ static bool collide_pair(const vx_collider *ca, const vx_transform *ta, const vx
     return true;
 }
 
-bool vx_narrow_phase_pair(const vx_body_set *bodies, uint32_t a, uint32_t b, float speculative_distance,
-                             float h, vx_pair_manifold *out)
+/* vx_narrow_phase_pair with the pair's kept hull axis (NULL: none kept). */
+static bool narrow_pair(const vx_body_set *bodies, uint32_t a, uint32_t b, float speculative_distance, float h,
+                        vx_hull_axis *axis, vx_pair_manifold *out)
 {
     const vx_body_info *ia = &bodies->info[a];
     const vx_body_info *ib = &bodies->info[b];
@@ -99,7 +105,7 @@ bool vx_narrow_phase_pair(const vx_body_set *bodies, uint32_t a, uint32_t b, flo
     memset(out, 0, sizeof *out);
     vx_transform ta = pose_transform(&bodies->pose[a]);
     vx_transform tb = pose_transform(&bodies->pose[b]);
-    if (!collide_pair(&ia->collider, &ta, &ib->collider, &tb, margin, &out->manifold)) return false;
+    if (!collide_pair(&ia->collider, &ta, &ib->collider, &tb, margin, axis, &out->manifold)) return false;
     /* a ghost (the sweep misses) is dropped; a fast impact gets its own manifold */
     if (!vx_ccd_confirm(bodies, a, b, speculative_distance, h, margin, &out->manifold)) return false;
     vx_manifold_sort_by_feature(&out->manifold); /* the cache is matched by a merge */
@@ -107,6 +113,36 @@ bool vx_narrow_phase_pair(const vx_body_set *bodies, uint32_t a, uint32_t b, flo
     out->b = b;
     out->sensor = ia->collider.sensor || ib->collider.sensor;
     return true;
+}
+
+bool vx_narrow_phase_pair(const vx_body_set *bodies, uint32_t a, uint32_t b, float speculative_distance,
+                             float h, vx_pair_manifold *out)
+{
+    return narrow_pair(bodies, a, b, speculative_distance, h, NULL, out);
+}
+
+/* The first kept axis not before the pair of entity indices (a, b). */
+static size_t axis_lower_bound(const vx_hull_axis_memo *memos, size_t count, uint32_t a, uint32_t b)
+{
+    size_t lo = 0, hi = count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2u;
+        if (memos[mid].a < a || (memos[mid].a == a && memos[mid].b < b))
+            lo = mid + 1u;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The kept axis of the pair (a, b), walking on from *cursor; none when
+ * there is none. */
+static vx_hull_axis axis_find(const vx_hull_axis_memo *memos, size_t count, size_t *cursor, uint32_t a, uint32_t b)
+{
+    while (*cursor < count && (memos[*cursor].a < a || (memos[*cursor].a == a && memos[*cursor].b < b))) (*cursor)++;
+    if (*cursor < count && memos[*cursor].a == a && memos[*cursor].b == b) return memos[*cursor].axis;
+    vx_hull_axis none = {VX_HULL_AXIS_NONE, 0, 0};
+    return none;
 }
 
 /* memo_state per pair */
@@ -123,7 +159,7 @@ typedef struct {
 /* Pair p's manifold into items[p] (hit[p]: there is one): the kept one when
  * it serves, else the narrow phase's; its memo for the next step into
  * memo_next[p] when it is kept. cursor walks the kept memos. */
-static void detect_one(detect_job *job, size_t p, size_t *cursor)
+static void detect_one(detect_job *job, size_t p, size_t *cursor, size_t *axis_cursor)
 {
     vx_narrow_phase *d = job->d;
     const vx_body_set *bodies = job->bodies;
@@ -131,6 +167,7 @@ static void detect_one(detect_job *job, size_t p, size_t *cursor)
     uint32_t b = job->pairs->items[p].b;
     VX_ASSERT(a < b && b < bodies->count);
     d->memo_state[p] = MEMO_NONE;
+    d->axis_next[p].kind = VX_HULL_AXIS_NONE;
     if (!can_move(&bodies->info[a]) && !can_move(&bodies->info[b])) { /* nothing responds */
         d->hit[p] = false;
         return;
@@ -150,7 +187,13 @@ static void detect_one(detect_job *job, size_t p, size_t *cursor)
             return;
         }
     }
-    d->hit[p] = vx_narrow_phase_pair(bodies, a, b, job->speculative_distance, job->h, out);
+    vx_hull_axis *axis = NULL;
+    if (vx_collide_shapes_use_axis(&bodies->info[a].collider, &bodies->info[b].collider)) {
+        axis = &d->axis_next[p];
+        *axis = axis_find(d->axes.items, d->axes.count, axis_cursor, bodies->info[a].entity.index,
+                          bodies->info[b].entity.index);
+    }
+    d->hit[p] = narrow_pair(bodies, a, b, job->speculative_distance, job->h, axis, out);
     if (job->reuse && d->hit[p] && vx_manifold_memo_make(bodies, a, b, &out->manifold, &d->memo_next[p]))
         d->memo_state[p] = MEMO_NEW;
 }
@@ -161,14 +204,15 @@ static void detect_range(void *arg, size_t begin, size_t end)
 {
     detect_job *job = arg;
     const vx_narrow_phase *d = job->d;
-    size_t cursor = 0;
-    if (job->reuse && d->memos.count > 0) {
-        const vx_body_info *info = job->bodies->info;
-        const vx_broadphase_pair *first = &job->pairs->items[begin];
-        cursor = vx_manifold_memo_lower_bound(d->memos.items, d->memos.count, info[first->a].entity.index,
-                                              info[first->b].entity.index);
-    }
-    for (size_t p = begin; p < end; p++) detect_one(job, p, &cursor);
+    size_t cursor = 0, axis_cursor = 0;
+    if (begin >= end) return;
+    const vx_body_info *info = job->bodies->info;
+    const vx_broadphase_pair *first = &job->pairs->items[begin];
+    uint32_t first_a = info[first->a].entity.index, first_b = info[first->b].entity.index;
+    if (job->reuse && d->memos.count > 0)
+        cursor = vx_manifold_memo_lower_bound(d->memos.items, d->memos.count, first_a, first_b);
+    if (d->axes.count > 0) axis_cursor = axis_lower_bound(d->axes.items, d->axes.count, first_a, first_b);
+    for (size_t p = begin; p < end; p++) detect_one(job, p, &cursor, &axis_cursor);
 }
 
 vx_status vx_narrow_phase_detect(vx_narrow_phase *d, const vx_body_set *bodies, const vx_broadphase_pair_list *pairs,
@@ -180,6 +224,8 @@ vx_status vx_narrow_phase_detect(vx_narrow_phase *d, const vx_body_set *bodies, 
     VX_RESERVE(st, d->items, d->capacity, pairs->count, 16u);
     VX_RESERVE(st, d->hit, d->hit_capacity, pairs->count, 16u);
     VX_RESERVE(st, d->memo_state, d->memo_state_capacity, pairs->count, 16u);
+    VX_RESERVE(st, d->axis_next, d->axis_next_capacity, pairs->count, 16u);
+    VX_ARRAY_RESERVE(st, d->axes_spare, pairs->count, 16u);
     if (reuse) {
         VX_RESERVE(st, d->memo_next, d->memo_next_capacity, pairs->count, 16u);
         VX_RESERVE(st, d->memo_source, d->memo_source_capacity, pairs->count, 16u);
@@ -190,8 +236,14 @@ vx_status vx_narrow_phase_detect(vx_narrow_phase *d, const vx_body_set *bodies, 
     detect_job job = {d, bodies, pairs, speculative_distance, h, reuse};
     vx_parallel_for(pool, pairs->count, detect_range, &job);
     /* the manifolds found, in pair order, and the memos kept for the next step */
-    size_t kept = 0;
+    size_t kept = 0, axes_kept = 0;
     for (size_t p = 0; p < pairs->count; p++) {
+        if (d->axis_next[p].kind != VX_HULL_AXIS_NONE) {
+            vx_hull_axis_memo *m = &d->axes_spare.items[axes_kept++];
+            m->a = bodies->info[pairs->items[p].a].entity.index;
+            m->b = bodies->info[pairs->items[p].b].entity.index;
+            m->axis = d->axis_next[p];
+        }
         if (!d->hit[p]) continue;
         if (d->memo_state[p] == MEMO_NEW) d->spare.items[kept++] = d->memo_next[p];
         if (d->memo_state[p] == MEMO_REUSED) {
@@ -209,6 +261,10 @@ vx_status vx_narrow_phase_detect(vx_narrow_phase *d, const vx_body_set *bodies, 
         d->spare = old;
     }
     d->memos.count = kept;
+    vx_hull_axis_memo_list old_axes = d->axes;
+    d->axes = d->axes_spare;
+    d->axes_spare = old_axes;
+    d->axes.count = axes_kept;
     VX_ASSERT(kept <= d->count);
     return VX_OK;
 }

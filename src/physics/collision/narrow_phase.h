@@ -13,6 +13,7 @@
 #include "common/thread_pool.h"
 #include "physics/body/body_set.h"
 #include "physics/collision/broadphase.h"
+#include "physics/collision/collide_internal.h"
 #include "physics/collision/manifold_reuse.h"
 #include "voltex/collide.h"
 #include "voltex/physics.h"
@@ -32,6 +33,17 @@ typedef struct {
     size_t count, capacity;
 } vx_manifold_memo_list;
 
+/* The hull axis (collide_internal.h) kept for a pair of entity indices. */
+typedef struct {
+    uint32_t a, b;
+    vx_hull_axis axis;
+} vx_hull_axis_memo;
+
+typedef struct {
+    vx_hull_axis_memo *items;
+    size_t count, capacity;
+} vx_hull_axis_memo_list;
+
 typedef struct {
     vx_pair_manifold *items; /* sorted by (entity a, entity b) */
     size_t count;
@@ -49,6 +61,13 @@ typedef struct {
     size_t *memo_source; /* scratch, per pair: the kept memo it reused */
     size_t memo_source_capacity;
     size_t reused; /* the last detection's manifolds that were reused */
+    /* the axes of the last detection's hull pairs, sorted by (a, b), tried
+     * first by the next (a hint: results do not depend on it), the next
+     * detection's written to axes_spare, then the two swap; axis_next:
+     * scratch, per pair, the axis found (kind none: not a hull pair) */
+    vx_hull_axis_memo_list axes, axes_spare;
+    vx_hull_axis *axis_next;
+    size_t axis_next_capacity;
 } vx_narrow_phase;
 
 void vx_narrow_phase_init(vx_narrow_phase *d);
