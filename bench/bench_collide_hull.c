@@ -22,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_rng.h"
 #include "physics/body/hull.h"
 #include "physics/collision/collide_internal.h"
 
@@ -30,40 +31,22 @@
 /* calls in one sample: about 20 ms at the old speed of hull-hull */
 #define CALLS_PER_SAMPLE 4096
 
-typedef struct {
-    uint32_t state;
-} rng;
 
-static uint32_t rng_next(rng *r)
-{
-    uint32_t x = r->state;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    r->state = x;
-    return x;
-}
-
-static float rng_range(rng *r, float lo, float hi)
-{
-    float u = (float)(rng_next(r) >> 8) / 16777216.0f;
-    return lo + (hi - lo) * u;
-}
-
-static vx_vec3 rng_dir(rng *r)
+static vx_vec3 rng_dir(vx_bench_rng *r)
 {
     for (;;) {
-        float x = rng_range(r, -1.0f, 1.0f), y = rng_range(r, -1.0f, 1.0f), z = rng_range(r, -1.0f, 1.0f);
+        float x = vx_bench_rng_range(r, -1.0f, 1.0f), y = vx_bench_rng_range(r, -1.0f, 1.0f);
+        float z = vx_bench_rng_range(r, -1.0f, 1.0f);
         vx_vec3 v = vx_vec3_make(x, y, z);
         float l = vx_vec3_length_sq(v);
         if (l > 0.01f && l <= 1.0f) return vx_vec3_scale(v, 1.0f / sqrtf(l));
     }
 }
 
-static vx_quat rng_quat(rng *r)
+static vx_quat rng_quat(vx_bench_rng *r)
 {
-    float x = rng_range(r, -1.0f, 1.0f), y = rng_range(r, -1.0f, 1.0f);
-    float z = rng_range(r, -1.0f, 1.0f), w = rng_range(r, -1.0f, 1.0f);
+    float x = vx_bench_rng_range(r, -1.0f, 1.0f), y = vx_bench_rng_range(r, -1.0f, 1.0f);
+    float z = vx_bench_rng_range(r, -1.0f, 1.0f), w = vx_bench_rng_range(r, -1.0f, 1.0f);
     return vx_quat_normalize(vx_quat_make(x, y, z, w));
 }
 
@@ -79,7 +62,7 @@ static vx_hull *build_or_die(const vx_vec3 *pts, size_t n)
 }
 
 /* 32 random points on the unit sphere. */
-static vx_hull *sphere_hull(rng *r)
+static vx_hull *sphere_hull(vx_bench_rng *r)
 {
     vx_vec3 pts[HULL_POINTS];
     for (int i = 0; i < HULL_POINTS; i++) pts[i] = rng_dir(r);
@@ -88,18 +71,18 @@ static vx_hull *sphere_hull(rng *r)
 
 /* The 8 corners of a 1.2 x 0.8 x 1.0 box and 24 random points on its
  * faces, each pushed out by up to 2 cm: a box with bevelled faces. */
-static vx_hull *boxy_hull(rng *r)
+static vx_hull *boxy_hull(vx_bench_rng *r)
 {
     const float half[3] = {0.6f, 0.4f, 0.5f};
     vx_vec3 pts[HULL_POINTS];
     for (int i = 0; i < 8; i++)
         pts[i] = vx_vec3_make(i & 1 ? half[0] : -half[0], i & 2 ? half[1] : -half[1], i & 4 ? half[2] : -half[2]);
     for (int i = 8; i < HULL_POINTS; i++) {
-        int axis = (int)(rng_next(r) % 3u);
-        float side = rng_next(r) & 1u ? 1.0f : -1.0f;
+        int axis = (int)(vx_bench_rng_next(r) % 3u);
+        float side = vx_bench_rng_next(r) & 1u ? 1.0f : -1.0f;
         float c[3];
-        for (int k = 0; k < 3; k++) c[k] = rng_range(r, -half[k], half[k]);
-        c[axis] = side * (half[axis] + rng_range(r, 0.0f, 0.02f));
+        for (int k = 0; k < 3; k++) c[k] = vx_bench_rng_range(r, -half[k], half[k]);
+        c[axis] = side * (half[axis] + vx_bench_rng_range(r, 0.0f, 0.02f));
         pts[i] = vx_vec3_make(c[0], c[1], c[2]);
     }
     return build_or_die(pts, HULL_POINTS);
@@ -157,11 +140,11 @@ static float sat_at(const sat_axes *s, float slide)
  * position along a random direction d until the separating-axis distance of
  * the two is gap (b NULL: a sphere of that radius, gap above the middle of
  * one of a's faces). */
-static pose_pair make_pair(rng *r, const vx_hull *a, const vx_hull *b, float radius, float gap)
+static pose_pair make_pair(vx_bench_rng *r, const vx_hull *a, const vx_hull *b, float radius, float gap)
 {
     pose_pair p;
     memset(&p, 0, sizeof p);
-    p.ta.position = vx_vec3_make(rng_range(r, -2.0f, 2.0f), rng_range(r, -2.0f, 2.0f), rng_range(r, -2.0f, 2.0f));
+    p.ta.position = vx_vec3_make(vx_bench_rng_range(r, -2.0f, 2.0f), vx_bench_rng_range(r, -2.0f, 2.0f), vx_bench_rng_range(r, -2.0f, 2.0f));
     p.ta.rotation = rng_quat(r);
     p.tb.rotation = rng_quat(r);
     vx_vec3 d = rng_dir(r);
@@ -169,7 +152,7 @@ static pose_pair make_pair(rng *r, const vx_hull *a, const vx_hull *b, float rad
     place_vertices(a, &p.ta, va);
     if (!b) {
         /* over the middle of a random face of a */
-        const vx_hull_face *f = &a->faces[rng_next(r) % a->face_count];
+        const vx_hull_face *f = &a->faces[vx_bench_rng_next(r) % a->face_count];
         vx_vec3 mid = vx_vec3_zero();
         int e = f->first_edge;
         for (int k = 0; k < f->edge_count; k++, e = a->edges[e].next) mid = vx_vec3_add(mid, va[a->edges[e].origin]);
@@ -258,12 +241,12 @@ static bool run_one(const bench_case *c, int k, vx_manifold *m)
     return false;
 }
 
-static void setup(bench_case *c, rng *r, const vx_hull *box_as_hull)
+static void setup(bench_case *c, vx_bench_rng *r, const vx_hull *box_as_hull)
 {
     const vx_hull *b = c->kind == PAIR_HULL_BOX ? box_as_hull : (c->kind == PAIR_HULL_SPHERE ? NULL : c->b);
     c->hits = 0;
     for (int k = 0; k < POSES; k++) {
-        c->poses[k] = make_pair(r, c->a, b, SPHERE_RADIUS, rng_range(r, c->gap_lo, c->gap_hi));
+        c->poses[k] = make_pair(r, c->a, b, SPHERE_RADIUS, vx_bench_rng_range(r, c->gap_lo, c->gap_hi));
         vx_manifold m;
         c->hits += run_one(c, k, &m) ? 1 : 0;
     }
@@ -282,7 +265,7 @@ int main(int argc, char **argv)
         }
     }
 
-    rng r = {0xC0111DEu};
+    vx_bench_rng r = {0xC0111DEu};
     vx_hull *sph_a = sphere_hull(&r), *sph_b = sphere_hull(&r);
     vx_hull *box_a = boxy_hull(&r), *box_b = boxy_hull(&r);
     /* the box as a hull, for placing it (its extents) */

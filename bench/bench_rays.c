@@ -26,6 +26,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_rng.h"
 #include "voltex/query.h"
 #include "voltex/scene.h"
 #include "voltex/world.h"
@@ -39,37 +40,17 @@ typedef struct {
     vx_vec3 origin, direction;
 } ray;
 
-typedef struct {
-    uint32_t state;
-} rng;
-
-static uint32_t rng_next(rng *r)
-{
-    uint32_t x = r->state;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    r->state = x;
-    return x;
-}
-
-/* uniform in [lo, hi): 24 random bits, exact in float */
-static float rng_range(rng *r, float lo, float hi)
-{
-    float u = (float)(rng_next(r) >> 8) / 16777216.0f;
-    return lo + (hi - lo) * u;
-}
 
 static void make_rays(ray *rays, size_t count)
 {
-    rng r = {12345u};
+    vx_bench_rng r = {12345u};
     for (size_t i = 0; i < count; i++) {
-        float ox = rng_range(&r, -20.0f, 20.0f);
-        float oy = rng_range(&r, 19.0f, 30.0f);
-        float oz = rng_range(&r, -20.0f, 20.0f);
-        float tx = rng_range(&r, -9.0f, 9.0f);
-        float ty = rng_range(&r, 0.0f, 17.0f);
-        float tz = rng_range(&r, -9.0f, 9.0f);
+        float ox = vx_bench_rng_range(&r, -20.0f, 20.0f);
+        float oy = vx_bench_rng_range(&r, 19.0f, 30.0f);
+        float oz = vx_bench_rng_range(&r, -20.0f, 20.0f);
+        float tx = vx_bench_rng_range(&r, -9.0f, 9.0f);
+        float ty = vx_bench_rng_range(&r, 0.0f, 17.0f);
+        float tz = vx_bench_rng_range(&r, -9.0f, 9.0f);
         float dx = tx - ox, dy = ty - oy, dz = tz - oz;
         float inv = 1.0f / sqrtf(dx * dx + dy * dy + dz * dz);
         rays[i].origin = vx_vec3_make(ox, oy, oz);

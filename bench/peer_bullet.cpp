@@ -28,6 +28,7 @@
 // btGjkConvexCast for convex shapes instead of Bullet's default,
 // btSubsimplexConvexCast. --dump writes "ray entity distance" per ray (entity -1 for a miss) for
 // scripts/compare_rays.py.
+#include "bench_rng.h"
 #include <btBulletDynamicsCommon.h>
 #include <BulletCollision/CollisionDispatch/btManifoldResult.h>
 #include <BulletCollision/CollisionShapes/btEmptyShape.h>
@@ -420,37 +421,17 @@ struct Ray {
     btVector3 from, to;
 };
 
-// xorshift32 and the same float operations, in the same order, as
-// bench_rays.c: the two programs cast bit-identical rays.
-struct XorShift {
-    uint32_t state;
-    uint32_t next()
-    {
-        uint32_t x = state;
-        x ^= x << 13;
-        x ^= x >> 17;
-        x ^= x << 5;
-        state = x;
-        return x;
-    }
-    float range(float lo, float hi)
-    {
-        float u = static_cast<float>(next() >> 8) / 16777216.0f;
-        return lo + (hi - lo) * u;
-    }
-};
-
 std::vector<Ray> make_rays(size_t count)
 {
     std::vector<Ray> rays(count);
-    XorShift r{12345u};
+    vx_bench_rng r = {12345u}; // bench_rng.h: the rays of bench_rays.c, bit for bit
     for (Ray &ray : rays) {
-        float ox = r.range(-20.0f, 20.0f);
-        float oy = r.range(19.0f, 30.0f);
-        float oz = r.range(-20.0f, 20.0f);
-        float tx = r.range(-9.0f, 9.0f);
-        float ty = r.range(0.0f, 17.0f);
-        float tz = r.range(-9.0f, 9.0f);
+        float ox = vx_bench_rng_range(&r, -20.0f, 20.0f);
+        float oy = vx_bench_rng_range(&r, 19.0f, 30.0f);
+        float oz = vx_bench_rng_range(&r, -20.0f, 20.0f);
+        float tx = vx_bench_rng_range(&r, -9.0f, 9.0f);
+        float ty = vx_bench_rng_range(&r, 0.0f, 17.0f);
+        float tz = vx_bench_rng_range(&r, -9.0f, 9.0f);
         float dx = tx - ox, dy = ty - oy, dz = tz - oz;
         float inv = 1.0f / std::sqrt(dx * dx + dy * dy + dz * dz);
         ray.from = btVector3(ox, oy, oz);
