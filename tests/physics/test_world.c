@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "test_world_helpers.h"
 #include "voltex/voltex.h"
 
 static vx_world *make_world(void)
@@ -14,23 +15,6 @@ static vx_world *make_world(void)
     vx_world *w = vx_world_create(&def, &err);
     cr_assert_not_null(w, "%s", err.message);
     return w;
-}
-
-static vx_entity add_body(vx_world *w, const vx_body_def *def, vx_collider shape)
-{
-    vx_entity e;
-    vx_error err;
-    cr_assert_eq(vx_world_create_body(w, def, &e, &err), VX_OK, "%s", err.message);
-    cr_assert_eq(vx_body_set_shape(w, e, &shape, &err), VX_OK, "%s", err.message);
-    return e;
-}
-
-static vx_body_state state_of(const vx_world *w, vx_entity e)
-{
-    vx_body_state s;
-    vx_error err;
-    cr_assert_eq(vx_body_get_state(w, e, &s, &err), VX_OK, "%s", err.message);
-    return s;
 }
 
 /* ---- settings ---- */
@@ -130,7 +114,7 @@ Test(world, a_body_not_in_the_world_is_an_error)
 {
     vx_world *w = make_world();
     vx_body_def def = vx_body_def_default();
-    vx_entity e = add_body(w, &def, vx_collider_sphere(0.5f));
+    vx_entity e = vx_test_add_body(w, &def, vx_collider_sphere(0.5f));
     cr_assert(vx_world_destroy_body(w, e));
     cr_assert_not(vx_world_destroy_body(w, e), "already gone");
     vx_body_state s;
@@ -196,15 +180,15 @@ Test(world, head_on_elastic_spheres_exchange_velocities)
     vx_body_def b = a;
     b.position = vx_vec3_make(2.0f, 0.0f, 0.0f);
     b.velocity = vx_vec3_make(-1.0f, 0.0f, 0.0f);
-    vx_entity ea = add_body(w, &a, vx_collider_sphere(0.5f));
-    vx_entity eb = add_body(w, &b, vx_collider_sphere(0.5f));
+    vx_entity ea = vx_test_add_body(w, &a, vx_collider_sphere(0.5f));
+    vx_entity eb = vx_test_add_body(w, &b, vx_collider_sphere(0.5f));
     bool touched = false;
     for (int k = 0; k < 120; k++) {
         cr_assert_eq(vx_world_step(w, NULL), VX_OK);
         touched = touched || vx_world_contacts(w)->count > 0;
     }
     cr_assert(touched);
-    vx_body_state sa = state_of(w, ea), sb = state_of(w, eb);
+    vx_body_state sa = vx_test_state_of(w, ea), sb = vx_test_state_of(w, eb);
     cr_assert_float_eq(sa.v.x, -1.0f, 1e-3, "A leaves at B's speed: %g", (double)sa.v.x);
     cr_assert_float_eq(sb.v.x, 3.0f, 1e-3, "B leaves at A's speed: %g", (double)sb.v.x);
     cr_assert_float_eq(sa.v.x + sb.v.x, 2.0f, 1e-4, "momentum kept");
@@ -219,13 +203,13 @@ Test(world, state_written_between_steps_is_what_the_step_starts_from)
     vx_world *w = vx_world_create(&wd, NULL);
     cr_assert_not_null(w);
     vx_body_def d = vx_body_def_default();
-    vx_entity e = add_body(w, &d, vx_collider_box(vx_vec3_make(0.5f, 0.5f, 0.5f)));
+    vx_entity e = vx_test_add_body(w, &d, vx_collider_box(vx_vec3_make(0.5f, 0.5f, 0.5f)));
     cr_assert_eq(vx_world_step(w, NULL), VX_OK);
     vx_quat turn = vx_quat_from_axis_angle(vx_vec3_make(0.0f, 1.0f, 0.0f), 0.5f);
     cr_assert_eq(vx_body_set_transform(w, e, vx_vec3_make(10.0f, 20.0f, 30.0f), turn, NULL), VX_OK);
     cr_assert_eq(vx_body_set_velocity(w, e, vx_vec3_make(1.0f, 0.0f, 0.0f), vx_vec3_zero(), NULL), VX_OK);
     cr_assert_eq(vx_world_step(w, NULL), VX_OK);
-    vx_body_state s = state_of(w, e);
+    vx_body_state s = vx_test_state_of(w, e);
     float dt = wd.fixed_dt, g = -wd.gravity.y;
     cr_assert_float_eq(s.p.x, 10.0f + dt, 1e-5);
     cr_assert_float_eq(s.v.y, -g * dt, 1e-6, "one step of gravity from rest");
@@ -246,14 +230,14 @@ Test(world, own_components_live_beside_the_physics)
     enum { COMPONENT_TAG = VX_COMPONENT_USER };
     cr_assert_eq(vx_registry_register_component(registry, COMPONENT_TAG, sizeof(int)), VX_OK);
     vx_body_def d = vx_body_def_default();
-    vx_entity e = add_body(w, &d, vx_collider_sphere(0.25f));
+    vx_entity e = vx_test_add_body(w, &d, vx_collider_sphere(0.25f));
     int tag = 42;
     cr_assert_eq(vx_registry_add(registry, e, COMPONENT_TAG, &tag), VX_OK);
     for (int k = 0; k < 10; k++) cr_assert_eq(vx_world_step(w, NULL), VX_OK);
     const int *kept = vx_registry_get(registry, e, COMPONENT_TAG);
     cr_assert_not_null(kept);
     cr_assert_eq(*kept, 42);
-    cr_assert_lt(state_of(w, e).p.y, 0.0f, "and the body fell meanwhile");
+    cr_assert_lt(vx_test_state_of(w, e).p.y, 0.0f, "and the body fell meanwhile");
     vx_world_destroy(w);
 }
 
@@ -262,10 +246,10 @@ Test(world, profiling_times_the_stages_only_when_on)
     vx_world *w = make_world();
     vx_body_def floor = vx_body_def_default();
     floor.type = VX_BODY_STATIC;
-    add_body(w, &floor, vx_collider_box(vx_vec3_make(5.0f, 0.5f, 5.0f)));
+    vx_test_add_body(w, &floor, vx_collider_box(vx_vec3_make(5.0f, 0.5f, 5.0f)));
     vx_body_def d = vx_body_def_default();
     d.position = vx_vec3_make(0.0f, 1.0f, 0.0f);
-    add_body(w, &d, vx_collider_sphere(0.5f));
+    vx_test_add_body(w, &d, vx_collider_sphere(0.5f));
     cr_assert_eq(vx_world_step(w, NULL), VX_OK);
     vx_stage_times t = vx_world_stage_times(w);
     cr_assert(t.broad == 0.0 && t.narrow == 0.0 && t.solver == 0.0, "off: no times");

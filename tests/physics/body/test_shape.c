@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "test_helpers.h"
+#include "test_world_helpers.h"
 #include "voltex/voltex.h"
 
 static vx_world *make_world(vx_vec3 gravity)
@@ -29,22 +30,6 @@ static const vx_hull *make_hull(vx_world *w, const vx_vec3 *pts, size_t n)
     vx_error err;
     cr_assert_eq(vx_world_make_hull(w, pts, n, &h, &err), VX_OK, "%s", err.message);
     return h;
-}
-
-static vx_entity add_body(vx_world *w, const vx_body_def *def, vx_collider shape)
-{
-    vx_entity e;
-    vx_error err;
-    cr_assert_eq(vx_world_create_body(w, def, &e, &err), VX_OK, "%s", err.message);
-    cr_assert_eq(vx_body_set_shape(w, e, &shape, &err), VX_OK, "%s", err.message);
-    return e;
-}
-
-static vx_body_state state_of(const vx_world *w, vx_entity e)
-{
-    vx_body_state s;
-    cr_assert_eq(vx_body_get_state(w, e, &s, NULL), VX_OK);
-    return s;
 }
 
 static void step(vx_world *w)
@@ -83,8 +68,8 @@ Test(hull_body, free_flight_moves_the_centre_of_mass_straight_and_keeps_L_and_en
     d.mass = 3.0f;
     d.velocity = vx_vec3_make(0.5f, -0.2f, 0.1f); /* the origin's */
     d.angular_velocity = vx_vec3_make(1.0f, 2.0f, -1.5f);
-    vx_entity e = add_body(w, &d, vx_collider_hull(h));
-    vx_body_state s0 = state_of(w, e);
+    vx_entity e = vx_test_add_body(w, &d, vx_collider_hull(h));
+    vx_body_state s0 = vx_test_state_of(w, e);
     vx_vec3 c0 = centre_of_mass(h, &s0);
     /* the centre of mass moves at v + w x (c - origin) */
     vx_vec3 vc = vx_vec3_add(d.velocity, vx_vec3_cross(d.angular_velocity, vx_vec3_sub(c0, s0.p)));
@@ -93,7 +78,7 @@ Test(hull_body, free_flight_moves_the_centre_of_mass_straight_and_keeps_L_and_en
     float dt = vx_world_get_def(w)->fixed_dt;
     for (int n = 1; n <= 300; n++) {
         step(w);
-        vx_body_state s = state_of(w, e);
+        vx_body_state s = vx_test_state_of(w, e);
         vx_vec3 c = centre_of_mass(h, &s);
         vx_vec3 expect = vx_vec3_add(c0, vx_vec3_scale(vc, dt * (float)n));
         cr_assert_lt(vx_vec3_length(vx_vec3_sub(c, expect)), 1e-4f, "step %d: centre of mass off its line", n);
@@ -113,11 +98,11 @@ Test(hull_body, free_fall_follows_semi_implicit_euler)
     const vx_hull *h = make_hull(w, lump, 8);
     vx_body_def d = vx_body_def_default();
     d.position = vx_vec3_make(0.0f, 100.0f, 0.0f);
-    vx_entity e = add_body(w, &d, vx_collider_hull(h));
+    vx_entity e = vx_test_add_body(w, &d, vx_collider_hull(h));
     float dt = vx_world_get_def(w)->fixed_dt;
     for (int n = 1; n <= 120; n++) {
         step(w);
-        vx_body_state s = state_of(w, e);
+        vx_body_state s = vx_test_state_of(w, e);
         /* y_n = y_0 - g dt^2 n (n + 1) / 2, v_n = -g dt n */
         double y = 100.0 - 9.81 * (double)dt * dt * n * (n + 1) / 2.0;
         cr_assert_lt(fabs(s.p.y - y), 2e-4, "step %d: y %g, expected %g", n, (double)s.p.y, y);
@@ -136,9 +121,9 @@ Test(hull_body, hull_at_rest_in_space_keeps_its_bits)
     vx_body_def d = vx_body_def_default();
     d.position = vx_vec3_make(0.3f, 1.7f, -2.9f);
     d.rotation = vx_quat_normalize(vx_quat_make(0.1f, 0.7f, -0.2f, 0.6f));
-    vx_entity e = add_body(w, &d, vx_collider_hull(h));
+    vx_entity e = vx_test_add_body(w, &d, vx_collider_hull(h));
     for (int n = 0; n < 200; n++) step(w);
-    vx_body_state s = state_of(w, e);
+    vx_body_state s = vx_test_state_of(w, e);
     cr_assert_eq(memcmp(&s.p, &d.position, sizeof s.p), 0, "moved to (%.9g %.9g %.9g)", (double)s.p.x,
                  (double)s.p.y, (double)s.p.z);
     cr_assert_eq(memcmp(&s.q, &d.rotation, sizeof s.q), 0);
@@ -152,15 +137,15 @@ Test(hull_body, spin_set_between_steps_moves_the_centre_of_mass)
     vx_world *w = make_world(vx_vec3_zero());
     const vx_hull *h = make_hull(w, lump, 8);
     vx_body_def d = vx_body_def_default();
-    vx_entity e = add_body(w, &d, vx_collider_hull(h));
+    vx_entity e = vx_test_add_body(w, &d, vx_collider_hull(h));
     for (int n = 0; n < 5; n++) step(w);
     vx_vec3 spin = vx_vec3_make(0.0f, 0.0f, 2.0f);
     cr_assert_eq(vx_body_set_velocity(w, e, vx_vec3_zero(), spin, NULL), VX_OK);
-    vx_body_state s0 = state_of(w, e);
+    vx_body_state s0 = vx_test_state_of(w, e);
     vx_vec3 c0 = centre_of_mass(h, &s0);
     vx_vec3 vc = vx_vec3_cross(spin, vx_vec3_sub(c0, s0.p));
     step(w);
-    vx_body_state s1 = state_of(w, e);
+    vx_body_state s1 = vx_test_state_of(w, e);
     vx_vec3 moved = vx_vec3_sub(centre_of_mass(h, &s1), c0);
     vx_vec3 expect = vx_vec3_scale(vc, vx_world_get_def(w)->fixed_dt);
     cr_assert_lt(vx_vec3_length(vx_vec3_sub(moved, expect)), 1e-6f, "moved (%g %g %g), expected (%g %g %g)",
@@ -182,18 +167,18 @@ Test(hull_body, wedge_rests_on_a_floor_and_keeps_its_bits)
     vx_body_def floor_def = vx_body_def_default();
     floor_def.type = VX_BODY_STATIC;
     floor_def.position = vx_vec3_make(0.0f, -0.5f, 0.0f);
-    add_body(w, &floor_def, vx_collider_box(vx_vec3_make(5.0f, 0.5f, 5.0f)));
+    vx_test_add_body(w, &floor_def, vx_collider_box(vx_vec3_make(5.0f, 0.5f, 5.0f)));
     vx_body_def d = vx_body_def_default();
     d.position = vx_vec3_make(0.2f, 0.05f, -0.3f);
-    vx_entity e = add_body(w, &d, vx_collider_hull(h));
+    vx_entity e = vx_test_add_body(w, &d, vx_collider_hull(h));
     for (int n = 0; n < 240; n++) step(w);
-    vx_body_state s = state_of(w, e);
+    vx_body_state s = vx_test_state_of(w, e);
     cr_assert_lt(fabsf(s.p.y), 2e-3f, "the wedge's bottom face rests on the floor: origin y %g", (double)s.p.y);
     cr_assert_lt(fabsf(s.p.x - 0.2f) + fabsf(s.p.z + 0.3f), 1e-3f, "no slide");
     cr_assert_gt(s.q.w, 0.99999f, "no turn");
     cr_assert_eq(vx_world_awake_count(w), 0u, "asleep");
     for (int n = 0; n < 120; n++) step(w);
-    vx_body_state later = state_of(w, e);
+    vx_body_state later = vx_test_state_of(w, e);
     cr_assert_eq(memcmp(&later.p, &s.p, sizeof s.p), 0);
     cr_assert_eq(memcmp(&later.q, &s.q, sizeof s.q), 0);
     vx_world_destroy(w);
@@ -209,14 +194,14 @@ Test(hull_body, resting_hull_does_not_drift)
     vx_body_def floor_def = vx_body_def_default();
     floor_def.type = VX_BODY_STATIC;
     floor_def.position = vx_vec3_make(0.0f, -0.5f, 0.0f);
-    add_body(w, &floor_def, vx_collider_box(vx_vec3_make(10.0f, 0.5f, 10.0f)));
+    vx_test_add_body(w, &floor_def, vx_collider_box(vx_vec3_make(10.0f, 0.5f, 10.0f)));
     vx_body_def d = vx_body_def_default();
     d.position = vx_vec3_make(0.0f, 0.3f, 0.0f);
-    vx_entity e = add_body(w, &d, vx_collider_hull(h));
+    vx_entity e = vx_test_add_body(w, &d, vx_collider_hull(h));
     for (int n = 0; n < 300; n++) step(w);
-    vx_body_state settled = state_of(w, e);
+    vx_body_state settled = vx_test_state_of(w, e);
     for (int n = 0; n < 600; n++) step(w);
-    vx_body_state s = state_of(w, e);
+    vx_body_state s = vx_test_state_of(w, e);
     cr_assert_lt(vx_vec3_length(vx_vec3_sub(s.p, settled.p)), 1e-4f, "drifted %g m",
                  (double)vx_vec3_length(vx_vec3_sub(s.p, settled.p)));
     cr_assert_lt(vx_vec3_length(s.v), 1e-3f);
@@ -234,7 +219,7 @@ Test(hull_body, ray_and_overlap_find_the_hull_where_it_is)
     d.type = VX_BODY_STATIC;
     d.position = vx_vec3_make(10.0f, 0.0f, 0.0f);
     d.rotation = vx_quat_from_axis_angle(vx_vec3_make(0.0f, 1.0f, 0.0f), 1.5707963f); /* x -> -z */
-    vx_entity e = add_body(w, &d, vx_collider_hull(h));
+    vx_entity e = vx_test_add_body(w, &d, vx_collider_hull(h));
     /* local (2, 0.5, 1.5) is at world (10 + 1.5, 0.5, -2) */
     vx_query_hit hit;
     vx_error err;
