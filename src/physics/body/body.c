@@ -15,37 +15,44 @@ vx_status vx_physics_register_components(vx_registry *registry)
     return vx_registry_register_component(registry, VX_COMPONENT_RIGIDBODY, sizeof(vx_rigidbody));
 }
 
-vx_collider vx_collider_sphere(float radius)
+/* Every field zero (no stray padding bytes in a component), the type and
+ * the default collision filter. */
+static vx_collider collider_of_type(vx_shape_type type)
 {
     vx_collider c;
-    memset(&c, 0, sizeof c); /* no stray padding bytes in a component */
-    c.type = VX_SHAPE_SPHERE;
+    memset(&c, 0, sizeof c);
+    c.type = type;
     c.category = VX_DEFAULT_CATEGORY;
     c.mask = VX_DEFAULT_MASK;
+    return c;
+}
+
+vx_collider vx_collider_sphere(float radius)
+{
+    vx_collider c = collider_of_type(VX_SHAPE_SPHERE);
     c.radius = radius;
     return c;
 }
 
 vx_collider vx_collider_box(vx_vec3 half_extents)
 {
-    vx_collider c;
-    memset(&c, 0, sizeof c);
-    c.type = VX_SHAPE_BOX;
-    c.category = VX_DEFAULT_CATEGORY;
-    c.mask = VX_DEFAULT_MASK;
+    vx_collider c = collider_of_type(VX_SHAPE_BOX);
     c.half_extents = half_extents;
     return c;
 }
 
 vx_collider vx_collider_capsule(float radius, float half_height)
 {
-    vx_collider c;
-    memset(&c, 0, sizeof c);
-    c.type = VX_SHAPE_CAPSULE;
-    c.category = VX_DEFAULT_CATEGORY;
-    c.mask = VX_DEFAULT_MASK;
+    vx_collider c = collider_of_type(VX_SHAPE_CAPSULE);
     c.radius = radius;
     c.half_height = half_height;
+    return c;
+}
+
+vx_collider vx_collider_hull(const vx_hull *hull)
+{
+    vx_collider c = collider_of_type(VX_SHAPE_HULL);
+    c.hull = hull;
     return c;
 }
 

@@ -8,17 +8,6 @@
 #include "common/assert.h"
 #include "voltex/rotation.h"
 
-vx_collider vx_collider_hull(const vx_hull *hull)
-{
-    vx_collider c;
-    memset(&c, 0, sizeof c);
-    c.type = VX_SHAPE_HULL;
-    c.category = VX_DEFAULT_CATEGORY;
-    c.mask = VX_DEFAULT_MASK;
-    c.hull = hull;
-    return c;
-}
-
 vx_hull_info vx_hull_get_info(const vx_hull *hull)
 {
     vx_hull_info info;
