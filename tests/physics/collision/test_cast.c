@@ -12,6 +12,7 @@
 
 #include "physics/collision/cast.h"
 #include "test_helpers.h"
+#include "test_ref_cast.h"
 
 #define PI 3.14159265358979323846
 
@@ -194,77 +195,34 @@ static dv closest_local(const vx_collider *c, dv p)
 
 static double sdf_world(const vx_collider *c, const dpose *p, dv x) { return sdf_local(c, to_local(p, x)); }
 
-enum { REF_MISS, REF_INSIDE, REF_HIT, REF_UNSURE };
-typedef struct {
-    int kind;
-    double t;
-} ref_cast;
 
-/* The first t in [0, t_end] where the centre o + t d comes within r of the
- * shape, from the signed distance alone: f(t) = sdf - r is convex along a
- * line (the shape is convex), so a golden-section search finds its minimum
- * and bisection the one root before it. Casts whose f(0) or minimum lie
- * within `unsure` of 0 (touching starts, grazing rays) are left out: their
- * answer hangs on the last bits. */
+/* The distance the reference search (test_ref_cast.h) follows: the centre
+ * o + t d's signed distance to the shape, less r. */
 static double ref_f(const vx_collider *c, const dpose *p, dv o, dv d, double r, double t)
 {
     return sdf_world(c, p, dadd(o, dscale(d, t))) - r;
 }
 
+/* The first t in [0, t_end] where the centre comes within r of the shape
+ * (test_ref_cast.h). */
+typedef struct {
+    const vx_collider *c;
+    const dpose *p;
+    dv o, d;
+    double r;
+} ref_line;
+
+static double ref_line_f(const void *context, double t)
+{
+    const ref_line *l = context;
+    return ref_f(l->c, l->p, l->o, l->d, l->r, t);
+}
+
 static ref_cast ref_first_contact(const vx_collider *c, const dpose *p, dv o, dv d, double r, double t_end,
                                   double unsure)
 {
-    ref_cast res = {REF_MISS, 0.0};
-    double f0 = ref_f(c, p, o, d, r, 0.0);
-    if (fabs(f0) <= unsure) {
-        res.kind = REF_UNSURE;
-        return res;
-    }
-    if (f0 < 0.0) {
-        res.kind = REF_INSIDE;
-        return res;
-    }
-    const double g = (sqrt(5.0) - 1.0) / 2.0;
-    double a = 0.0, b = t_end;
-    double x1 = b - g * (b - a), x2 = a + g * (b - a);
-    double f1 = ref_f(c, p, o, d, r, x1), f2 = ref_f(c, p, o, d, r, x2);
-    for (int i = 0; i < 200; i++) {
-        if (f1 < f2) {
-            b = x2;
-            x2 = x1;
-            f2 = f1;
-            x1 = b - g * (b - a);
-            f1 = ref_f(c, p, o, d, r, x1);
-        } else {
-            a = x1;
-            x1 = x2;
-            f1 = f2;
-            x2 = a + g * (b - a);
-            f2 = ref_f(c, p, o, d, r, x2);
-        }
-    }
-    double t_min = f1 < f2 ? x1 : x2;
-    double f_min = fmin(f1, f2);
-    double f_end = ref_f(c, p, o, d, r, t_end);
-    if (f_end < f_min) {
-        t_min = t_end;
-        f_min = f_end;
-    }
-    if (f_min > unsure) return res;
-    if (f_min > -unsure) {
-        res.kind = REF_UNSURE;
-        return res;
-    }
-    double lo = 0.0, hi = t_min;
-    for (int i = 0; i < 200; i++) {
-        double mid = 0.5 * (lo + hi);
-        if (mid <= lo || mid >= hi) break;
-        if (ref_f(c, p, o, d, r, mid) > 0.0) lo = mid;
-        else hi = mid;
-    }
-    res.kind = REF_HIT;
-    res.t = 0.5 * (lo + hi);
-    return res;
+    ref_line line = {c, p, o, d, r};
+    return ref_cast_search(ref_line_f, &line, t_end, unsure);
 }
 
 /* The test's own slab test in the box's frame (Kay-Kajiya: each slab's
