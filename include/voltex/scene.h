@@ -35,6 +35,11 @@ vx_status vx_scene_load_file(const char *path, vx_scene *scene, vx_error *err);
  * the default scene name. */
 vx_status vx_scene_load_string(const char *text, size_t length, const char *display_path, vx_scene *scene,
                                vx_error *err);
+/* The same from an open file descriptor, read to its end and left open
+ * (stdin: 0, named VX_SCENE_STDIN_NAME in messages, which gives the default
+ * scene name "stdin"). */
+#define VX_SCENE_STDIN_NAME "<stdin>"
+vx_status vx_scene_load_fd(int fd, const char *display_path, vx_scene *scene, vx_error *err);
 void vx_scene_destroy(vx_scene *scene);
 
 /* One setting of the scene file's "solver" object, from text (a command

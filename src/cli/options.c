@@ -53,7 +53,8 @@ static const char short_options[] = "-:n:f:o:qhV";
 void vx_cli_print_usage(FILE *out)
 {
     fputs("Usage: voltex-sim [OPTIONS] SCENE.json\n"
-          "Runs a rigid-body scene headless and writes its body trace.\n"
+          "Runs a rigid-body scene headless and writes its body trace (SCENE.json - reads\n"
+          "the scene from standard input).\n"
           "\n"
           "Options (in any order, before or after SCENE.json):\n"
           "  -n, --steps N          fixed steps to run, N >= 0 (default: the scene's \"steps\", else 600)\n"

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/clock.h"
 #include "cli/output.h"
@@ -167,7 +168,11 @@ static int prepare(vx_cli_session *s)
     const vx_cli_options *opt = s->opt;
     vx_error err;
     vx_error_clear(&err);
-    if (vx_scene_load_file(opt->scene_path, &s->scene, &err) != VX_OK) {
+    /* "-": the scene comes on standard input */
+    vx_status loaded = strcmp(opt->scene_path, "-") == 0
+                           ? vx_scene_load_fd(STDIN_FILENO, VX_SCENE_STDIN_NAME, &s->scene, &err)
+                           : vx_scene_load_file(opt->scene_path, &s->scene, &err);
+    if (loaded != VX_OK) {
         fail(s, "%s", err.message);
         return VX_EXIT_USAGE;
     }

@@ -29,6 +29,7 @@ static char *copy_string(const char *s, size_t length)
 /* The file name without its directory and without a trailing ".json". */
 static char *default_scene_name(const char *source)
 {
+    if (strcmp(source, VX_SCENE_STDIN_NAME) == 0) return copy_string("stdin", 5);
     const char *base = strrchr(source, '/');
     base = base ? base + 1 : source;
     size_t length = strlen(base);
@@ -142,11 +143,10 @@ static vx_status fail_io(const char *path, int errnum, vx_error *err)
     return vx_error_set(err, VX_ERR_IO, "%s: cannot read: %s", path, reason);
 }
 
-/* The whole file plus a terminating '\0' in *out (the caller frees it). */
-static vx_status read_file(const char *path, char **out, size_t *out_length, vx_error *err)
+/* Everything fd holds up to its end plus a terminating '\0' in *out (the
+ * caller frees it); path names it in messages. Closes fd when close_it. */
+static vx_status read_fd(int fd, bool close_it, const char *path, char **out, size_t *out_length, vx_error *err)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return fail_io(path, errno, err);
     struct stat info;
     int errnum = 0;
     if (fstat(fd, &info) != 0)
@@ -177,7 +177,7 @@ static vx_status read_file(const char *path, char **out, size_t *out_length, vx_
         }
         length += (size_t)n;
     }
-    close(fd);
+    if (close_it) close(fd);
     if (errnum) {
         free(text);
         if (errnum == ENOMEM) return vx_error_set(err, VX_ERR_NOMEM, "%s: out of memory", path);
@@ -187,6 +187,27 @@ static vx_status read_file(const char *path, char **out, size_t *out_length, vx_
     *out = text;
     *out_length = length;
     return VX_OK;
+}
+
+/* The whole file plus a terminating '\0' in *out (the caller frees it). */
+static vx_status read_file(const char *path, char **out, size_t *out_length, vx_error *err)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return fail_io(path, errno, err);
+    return read_fd(fd, true, path, out, out_length, err);
+}
+
+vx_status vx_scene_load_fd(int fd, const char *display_path, vx_scene *scene, vx_error *err)
+{
+    memset(scene, 0, sizeof *scene);
+    vx_error_clear(err);
+    char *text = NULL;
+    size_t length = 0;
+    vx_status st = read_fd(fd, false, display_path, &text, &length, err);
+    if (st != VX_OK) return st;
+    st = load_text(text, length, display_path, scene, err);
+    free(text);
+    return st;
 }
 
 vx_status vx_scene_load_file(const char *path, vx_scene *scene, vx_error *err)

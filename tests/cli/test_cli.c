@@ -114,9 +114,9 @@ static void write_text(const char *path, const char *text)
     cr_assert_eq(fclose(f), 0);
 }
 
-/* Runs voltex-sim with args (NULL-terminated, without argv[0]), stdout and
- * stderr captured in files of the work dir. */
-static sim_result run_sim_argv(const char *const *args)
+/* Runs voltex-sim with args (NULL-terminated, without argv[0]), standard
+ * input from stdin_path, stdout and stderr captured in files of the work dir. */
+static sim_result run_sim_input(const char *stdin_path, const char *const *args)
 {
     const char *argv[64];
     size_t n = 0;
@@ -129,7 +129,7 @@ static sim_result run_sim_argv(const char *const *args)
     snprintf(err_path, sizeof err_path, "%s/.stderr", work_dir);
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, stdin_path, O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     pid_t pid;
@@ -148,7 +148,10 @@ static sim_result run_sim_argv(const char *const *args)
     return r;
 }
 
+static sim_result run_sim_argv(const char *const *args) { return run_sim_input("/dev/null", args); }
+
 #define run_sim(...) run_sim_argv((const char *const[]){__VA_ARGS__, NULL})
+#define run_sim_stdin(path, ...) run_sim_input(path, (const char *const[]){__VA_ARGS__, NULL})
 
 static void sim_free(sim_result *r)
 {
@@ -293,6 +296,35 @@ Test(cli, version_on_stdout)
 }
 
 /* ---- usage errors: exit 2 ---- */
+
+/* "-": the scene on standard input, the same run as from the file; errors
+ * name <stdin> with line and column; a scene without a name is "stdin". */
+Test(cli, scene_from_stdin)
+{
+    const char *scene = VOLTEX_SOURCE_DIR "/scenes/ball_drop.json";
+    sim_result from_file = run_sim(scene, "--steps", "120");
+    sim_result from_stdin = run_sim_stdin(scene, "-", "--steps", "120");
+    cr_assert_eq(from_stdin.code, 0, "%s", from_stdin.err);
+    cr_assert_eq(from_stdin.out_size, from_file.out_size);
+    cr_assert_eq(memcmp(from_stdin.out, from_file.out, from_file.out_size), 0, "the same trace bytes");
+    sim_free(&from_file);
+    sim_free(&from_stdin);
+
+    const char *bad = wpath("bad.json");
+    write_text(bad, "{\"entities\": [\n  {\"name\": }\n]}\n");
+    sim_result r = run_sim_stdin(bad, "-");
+    cr_assert_eq(r.code, 2);
+    cr_assert_eq(r.out_size, 0u, "no output");
+    cr_assert_str_eq(r.err, "voltex-sim: <stdin>:2:12: invalid JSON (unexpected character '}')\n");
+    sim_free(&r);
+
+    const char *unnamed = wpath("unnamed.json");
+    write_text(unnamed, "{\"entities\": [{\"collider\": {\"type\": \"sphere\", \"radius\": 1}}]}");
+    r = run_sim_stdin(unnamed, "-", "--steps", "1", "--format", "json");
+    cr_assert_eq(r.code, 0, "%s", r.err);
+    cr_assert_not_null(strstr(r.out, "{\"scene\":\"stdin\""), "%s", r.out);
+    sim_free(&r);
+}
 
 Test(cli, unknown_options)
 {
