@@ -35,6 +35,29 @@ vx_status vx_scene_load_file(const char *path, vx_scene *scene, vx_error *err);
  * the default scene name. */
 vx_status vx_scene_load_string(const char *text, size_t length, const char *display_path, vx_scene *scene,
                                vx_error *err);
+/* One override of a scene key before the scene is checked (voltex-sim --set
+ * PATH=VALUE): path is a JSON path from the top ("entities[1].rigidbody.restitution",
+ * "gravity", "solver.substeps"), value JSON text (a bare word is a string). A
+ * missing object on the way is made; an array index must exist. */
+typedef struct {
+    const char *path;
+    const char *value;
+} vx_scene_set;
+
+/* Where a scene comes from: the file at path, else the open descriptor fd
+ * (read to its end, left open) named display_path in messages; sets are
+ * applied in order before the checks, whose messages then read as if the
+ * file had said it ("--set PATH: ..." when the path itself is wrong). */
+typedef struct {
+    const char *path;
+    int fd;
+    const char *display_path;
+    const vx_scene_set *sets;
+    size_t set_count;
+} vx_scene_source;
+
+vx_status vx_scene_load(const vx_scene_source *source, vx_scene *scene, vx_error *err);
+
 /* The same from an open file descriptor, read to its end and left open
  * (stdin: 0, named VX_SCENE_STDIN_NAME in messages, which gives the default
  * scene name "stdin"). */

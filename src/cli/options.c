@@ -24,6 +24,7 @@ enum {
     OPT_THREADS,
     OPT_ORDER,
     OPT_SOLVER,
+    OPT_SET,
     OPT_QUERIES
 };
 
@@ -41,6 +42,7 @@ static const struct option long_options[] = {
     {"threads", required_argument, NULL, OPT_THREADS},
     {"order", required_argument, NULL, OPT_ORDER},
     {"solver", required_argument, NULL, OPT_SOLVER},
+    {"set", required_argument, NULL, OPT_SET},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
@@ -75,6 +77,8 @@ void vx_cli_print_usage(FILE *out)
           "                         every thread) (default: the scene's solver.order, else sequential)\n"
           "      --solver KEY=VALUE set one key of the scene's solver object, as in the file (repeatable;\n"
           "                         e.g. --solver substeps=4 --solver iterations=1)\n"
+          "      --set PATH=VALUE   set any key of the scene before it is checked, as in the file\n"
+          "                         (repeatable; e.g. --set 'entities[1].rigidbody.restitution=0.8')\n"
           "  -q, --quiet            no progress output on stderr (default: progress when stderr is a terminal)\n"
           "  -h, --help             show this help and exit\n"
           "  -V, --version          show the version and exit\n"
@@ -221,6 +225,29 @@ static bool apply_option(vx_cli_options *opt, int code, const char *arg, char *m
         }
         opt->solver_settings[opt->solver_setting_count++] = arg;
         return true;
+    case OPT_SET: {
+        /* the path is checked with the scene (vx_scene_load), the value as the file's */
+        const char *eq = strchr(arg, '=');
+        if (!eq || eq == arg) {
+            set_message(message, size, "--set: expected PATH=VALUE (e.g. entities[1].rigidbody.mass=2), got '%s'", arg);
+            return false;
+        }
+        if (opt->set_count == VX_CLI_MAX_SETS) {
+            set_message(message, size, "--set: at most %d of them", VX_CLI_MAX_SETS);
+            return false;
+        }
+        size_t n = (size_t)(eq - arg);
+        if (n >= VX_CLI_SET_PATH_MAX) {
+            set_message(message, size, "--set: the path is longer than %d bytes", VX_CLI_SET_PATH_MAX - 1);
+            return false;
+        }
+        memcpy(opt->set_paths[opt->set_count], arg, n);
+        opt->set_paths[opt->set_count][n] = '\0';
+        opt->sets[opt->set_count].path = opt->set_paths[opt->set_count];
+        opt->sets[opt->set_count].value = eq + 1;
+        opt->set_count++;
+        return true;
+    }
     default:
         return true;
     }

@@ -9,11 +9,14 @@
 #include <stdio.h>
 
 #include "voltex/physics.h"
+#include "voltex/scene.h"
 #include "voltex/trace.h"
 
 #define VX_CLI_DEFAULT_TOLERANCE 1e-5 /* absolute, per number, for --compare */
 #define VX_CLI_MAX_THREADS 256
 #define VX_CLI_MAX_SOLVER_SETTINGS 64 /* --solver KEY=VALUE options per run */
+#define VX_CLI_MAX_SETS 64             /* --set PATH=VALUE options per run */
+#define VX_CLI_SET_PATH_MAX 192        /* bytes of a --set path */
 
 typedef struct {
     const char *scene_path;
@@ -38,6 +41,9 @@ typedef struct {
      * applied over the scene's solver object, before --threads and --order */
     const char *solver_settings[VX_CLI_MAX_SOLVER_SETTINGS];
     int solver_setting_count;
+    vx_scene_set sets[VX_CLI_MAX_SETS]; /* --set PATH=VALUE, in order; the value points into argv */
+    char set_paths[VX_CLI_MAX_SETS][VX_CLI_SET_PATH_MAX];
+    int set_count;
     bool quiet;
 } vx_cli_options;
 

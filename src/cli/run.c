@@ -169,10 +169,10 @@ static int prepare(vx_cli_session *s)
     vx_error err;
     vx_error_clear(&err);
     /* "-": the scene comes on standard input */
-    vx_status loaded = strcmp(opt->scene_path, "-") == 0
-                           ? vx_scene_load_fd(STDIN_FILENO, VX_SCENE_STDIN_NAME, &s->scene, &err)
-                           : vx_scene_load_file(opt->scene_path, &s->scene, &err);
-    if (loaded != VX_OK) {
+    bool from_stdin = strcmp(opt->scene_path, "-") == 0;
+    vx_scene_source source = {from_stdin ? NULL : opt->scene_path, STDIN_FILENO,
+                              from_stdin ? VX_SCENE_STDIN_NAME : NULL, opt->sets, (size_t)opt->set_count};
+    if (vx_scene_load(&source, &s->scene, &err) != VX_OK) {
         fail(s, "%s", err.message);
         return VX_EXIT_USAGE;
     }

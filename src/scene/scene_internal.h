@@ -48,6 +48,8 @@ vx_status vx_scene_read_shapes(vx_scene_builder *b, const cJSON *shapes);
 vx_status vx_scene_read_transform(vx_scene_builder *b, const cJSON *transform, vx_scene_entity_def *def);
 vx_status vx_scene_read_collider(vx_scene_builder *b, const cJSON *collider, vx_scene_entity_def *def);
 vx_status vx_scene_read_rigidbody(vx_scene_builder *b, const cJSON *rigidbody, vx_scene_entity_def *def);
+/* Applies sets to the parsed scene (scene_set.c); "--set PATH: ..." on error. */
+vx_status vx_scene_apply_sets(cJSON *root, const vx_scene_set *sets, size_t count, vx_error *err);
 /* A collider object with "position" and "rotation" / "rotation_deg" (a
  * query's shape): the shape into *shape, its placement into *pose. */
 vx_status vx_scene_read_placed_shape(vx_scene_builder *b, const cJSON *object, vx_collider *shape, vx_transform *pose);

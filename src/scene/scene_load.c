@@ -107,7 +107,8 @@ static vx_status read_scene(vx_scene_builder *b, const cJSON *root)
 }
 
 /* text[length] must be '\0' (cJSON's require_null_terminated checks for it). */
-static vx_status load_text(const char *text, size_t length, const char *source, vx_scene *scene, vx_error *err)
+static vx_status load_text(const char *text, size_t length, const char *source, const vx_scene_set *sets,
+                           size_t set_count, vx_scene *scene, vx_error *err)
 {
     vx_json_syntax_error syntax;
     if (!vx_json_check_syntax(text, length, &syntax)) {
@@ -124,11 +125,16 @@ static vx_status load_text(const char *text, size_t length, const char *source, 
         return vx_error_set(err, VX_ERR_SYNTAX, "%s:%zu:%zu: invalid JSON (rejected by the JSON parser)", source,
                             at.line, at.column);
     }
+    vx_status st = vx_scene_apply_sets(root, sets, set_count, err);
+    if (st != VX_OK) {
+        cJSON_Delete(root);
+        return st;
+    }
     vx_scene_builder b;
     memset(&b, 0, sizeof b);
     vx_json_reader_init(&b.json, source, err);
     b.scene = scene;
-    vx_status st = read_scene(&b, root);
+    st = read_scene(&b, root);
     vx_name_index_free(&b.names);
     free(b.shape_names);
     free(b.shapes);
@@ -197,31 +203,32 @@ static vx_status read_file(const char *path, char **out, size_t *out_length, vx_
     return read_fd(fd, true, path, out, out_length, err);
 }
 
-vx_status vx_scene_load_fd(int fd, const char *display_path, vx_scene *scene, vx_error *err)
+vx_status vx_scene_load(const vx_scene_source *source, vx_scene *scene, vx_error *err)
 {
     memset(scene, 0, sizeof *scene);
     vx_error_clear(err);
     char *text = NULL;
     size_t length = 0;
-    vx_status st = read_fd(fd, false, display_path, &text, &length, err);
+    const char *name = source->path ? source->path : source->display_path ? source->display_path : "<fd>";
+    vx_status st = source->path ? read_file(source->path, &text, &length, err)
+                                : read_fd(source->fd, false, name, &text, &length, err);
     if (st != VX_OK) return st;
-    st = load_text(text, length, display_path, scene, err);
+    st = load_text(text, length, name, source->sets, source->set_count, scene, err);
     free(text);
+    if (st != VX_OK) vx_scene_destroy(scene);
     return st;
+}
+
+vx_status vx_scene_load_fd(int fd, const char *display_path, vx_scene *scene, vx_error *err)
+{
+    vx_scene_source source = {NULL, fd, display_path, NULL, 0};
+    return vx_scene_load(&source, scene, err);
 }
 
 vx_status vx_scene_load_file(const char *path, vx_scene *scene, vx_error *err)
 {
-    memset(scene, 0, sizeof *scene);
-    vx_error_clear(err);
-    char *text = NULL;
-    size_t length = 0;
-    vx_status st = read_file(path, &text, &length, err);
-    if (st != VX_OK) return st;
-    st = load_text(text, length, path, scene, err);
-    free(text);
-    if (st != VX_OK) vx_scene_destroy(scene);
-    return st;
+    vx_scene_source source = {path, -1, NULL, NULL, 0};
+    return vx_scene_load(&source, scene, err);
 }
 
 vx_status vx_scene_load_string(const char *text, size_t length, const char *display_path, vx_scene *scene,
@@ -233,7 +240,7 @@ vx_status vx_scene_load_string(const char *text, size_t length, const char *disp
     if (!text && length > 0) return vx_error_set(err, VX_ERR_INVALID, "%s: no text given", source);
     char *copy = copy_string(text ? text : "", length); /* cJSON wants the '\0' inside its length */
     if (!copy) return vx_error_set(err, VX_ERR_NOMEM, "%s: out of memory", source);
-    vx_status st = load_text(copy, length, source, scene, err);
+    vx_status st = load_text(copy, length, source, NULL, 0, scene, err);
     free(copy);
     if (st != VX_OK) vx_scene_destroy(scene);
     return st;

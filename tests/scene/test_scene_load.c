@@ -691,3 +691,32 @@ Test(scene_load, entities_name_shared_shapes)
     cr_assert_float_eq(body_of(&s, 1)->mass, 100.0 * 4.0 / 3.0 * 3.14159265358979 * 0.001, 1e-6);
     vx_scene_destroy(&s);
 }
+
+/* vx_scene_load with sets: a missing object on the way is made (a floor
+ * without a rigidbody becomes a bouncy one), a bare word is a string, sets
+ * apply in order, and a failed set leaves the scene empty. */
+Test(scene_load, sets_override_keys_before_the_checks)
+{
+    const char *path = VOLTEX_SOURCE_DIR "/scenes/ball_drop.json";
+    vx_scene_set sets[] = {{"entities[0].rigidbody.restitution", "0.9"},
+                           {"name", "moon"},
+                           {"gravity", "[0, -1, 0]"},
+                           {"gravity", "[0, -1.62, 0]"}};
+    vx_scene_source source = {path, -1, NULL, sets, 4};
+    vx_scene s;
+    vx_error err;
+    cr_assert_eq(vx_scene_load(&source, &s, &err), VX_OK, "%s", err.message);
+    cr_assert_str_eq(s.name, "moon");
+    cr_assert_float_eq(vx_world_get_def(s.world)->gravity.y, -1.62f, 1e-7f);
+    const vx_rigidbody *floor =
+        vx_registry_get_const(vx_world_registry_const(s.world), s.entities[0], VX_COMPONENT_RIGIDBODY);
+    cr_assert_not_null(floor);
+    cr_assert_float_eq(floor->restitution, 0.9f, 1e-7f);
+    vx_scene_destroy(&s);
+
+    vx_scene_set wrong[] = {{"entities[7].mass", "1"}};
+    vx_scene_source bad = {path, -1, NULL, wrong, 1};
+    cr_assert_eq(vx_scene_load(&bad, &s, &err), VX_ERR_INVALID);
+    cr_assert_str_eq(err.message, "--set entities[7].mass: no such item (it has 2)");
+    cr_assert_null(s.world);
+}
