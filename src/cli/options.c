@@ -38,7 +38,7 @@ static const struct option long_options[] = {
     {"every", required_argument, NULL, OPT_EVERY},
     {"compare", required_argument, NULL, OPT_COMPARE},
     {"tolerance", required_argument, NULL, OPT_TOLERANCE},
-    {"stats", no_argument, NULL, OPT_STATS},
+    {"stats", optional_argument, NULL, OPT_STATS},
     {"threads", required_argument, NULL, OPT_THREADS},
     {"order", required_argument, NULL, OPT_ORDER},
     {"solver", required_argument, NULL, OPT_SOLVER},
@@ -70,7 +70,8 @@ void vx_cli_print_usage(FILE *out)
           "      --compare GOLDEN   compare the body trace with a golden CSV body trace instead of\n"
           "                         writing it (default: off)\n"
           "      --tolerance EPS    absolute tolerance per number for --compare, >= 0 (default: 1e-05)\n"
-          "      --stats            print a summary on stderr at the end (default: off)\n"
+          "      --stats[=json]     print a summary on stderr at the end, as text or as one JSON object\n"
+          "                         (default: off)\n"
           "      --threads N        worker threads, 1 to 256 (default: the scene's solver.threads, else 1);\n"
           "                         traces are byte-identical for every N\n"
           "      --order ORDER      contact solver order: sequential, or colored (SIMD, and the solver on\n"
@@ -314,8 +315,13 @@ vx_cli_action vx_cli_parse_options(int argc, char **argv, vx_cli_options *opt, c
         case 'q':
             opt->quiet = true;
             break;
-        case OPT_STATS:
+        case OPT_STATS: /* --stats, or --stats=json */
+            if (optarg && strcmp(optarg, "json") != 0) {
+                set_message(message, size, "--stats: expected --stats or --stats=json, got '--stats=%s'", optarg);
+                return VX_CLI_USAGE_ERROR;
+            }
             opt->stats = true;
+            opt->stats_json = optarg != NULL;
             break;
         default:
             if (!apply_option(opt, code, optarg, message, size)) return VX_CLI_USAGE_ERROR;

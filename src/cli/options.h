@@ -33,6 +33,7 @@ typedef struct {
     const char *compare;  /* golden body trace, NULL: off */
     double tolerance;
     bool stats;
+    bool stats_json; /* --stats=json: the summary as one JSON object */
     bool threads_set;
     int threads;
     bool order_set;

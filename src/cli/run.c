@@ -348,7 +348,7 @@ int vx_cli_run(const vx_cli_options *opt)
     int close_code = finish_outputs(&s, quiet_close);
     if (code < 0) code = close_code < 0 ? VX_EXIT_OK : close_code;
     vx_cli_progress_clear(&s.progress);
-    if (opt->stats && !s.reader_gone) vx_cli_stats_print(&s.stats, stderr);
+    if (opt->stats && !s.reader_gone) vx_cli_stats_print(&s.stats, opt->stats_json, stderr);
     vx_cli_stats_free(&s.stats);
     session_free(&s);
     return code;

@@ -142,42 +142,64 @@ static int compare_floats(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-void vx_cli_stats_print(const vx_cli_stats *s, FILE *out)
+/* The figures both forms print. */
+typedef struct {
+    double ms_per_step, steps_per_s, contacts_per_step;
+    double median, p95, mean, max; /* step ms */
+    double stage_ms[VX_CLI_STAGE_COUNT];
+    double peak_mb;
+    bool displacement; /* max_displacement is known and there are dynamic bodies */
+} summary;
+
+static summary summarize(const vx_cli_stats *s)
 {
+    summary u;
+    memset(&u, 0, sizeof u);
     double steps = (double)s->steps;
-    double ms_per_step = steps > 0.0 ? s->wall * 1000.0 / steps : 0.0;
-    double steps_per_s = s->wall > 0.0 ? steps / s->wall : 0.0;
-    double contacts_per_step = steps > 0.0 ? (double)s->contacts / steps : 0.0;
+    u.ms_per_step = steps > 0.0 ? s->wall * 1000.0 / steps : 0.0;
+    u.steps_per_s = s->wall > 0.0 ? steps / s->wall : 0.0;
+    u.contacts_per_step = steps > 0.0 ? (double)s->contacts / steps : 0.0;
+    /* Step times: sorted in place (the run is over). Median of an even count
+     * is the mean of the two middle samples; p95 is the nearest rank. */
+    size_t n = s->sample_count;
+    if (n > 0) {
+        qsort(s->samples, n, sizeof *s->samples, compare_floats);
+        u.median = n % 2 ? (double)s->samples[n / 2] : 0.5 * ((double)s->samples[n / 2 - 1] + (double)s->samples[n / 2]);
+        size_t rank = (size_t)ceil(0.95 * (double)n);
+        u.p95 = (double)s->samples[(rank ? rank : 1u) - 1u];
+    }
+    u.mean = steps > 0.0 ? s->step_total_ms / steps : 0.0;
+    u.max = s->step_max_ms;
+    for (int i = 0; i < VX_CLI_STAGE_COUNT; i++)
+        u.stage_ms[i] = steps > 0.0 ? s->stage_seconds[i] * 1000.0 / steps : 0.0;
+    struct rusage usage;
+    /* ru_maxrss is in KiB on Linux; MB here are 10^6 bytes, as for the trace. */
+    u.peak_mb = getrusage(RUSAGE_SELF, &usage) == 0 ? (double)usage.ru_maxrss * 1024.0 / 1e6 : 0.0;
+    u.displacement = s->displacement_known && s->dynamic > 0;
+    return u;
+}
+
+static void print_text(const vx_cli_stats *s, const summary *u, FILE *out)
+{
     fprintf(out,
             "voltex-sim: bodies %zu (%zu dynamic), steps %lld, wall %.3f s, %.4g ms/step, %.0f steps/s, "
             "%.2f contacts/step\n",
-            s->bodies, s->dynamic, (long long)s->steps, s->wall, ms_per_step, steps_per_s, contacts_per_step);
+            s->bodies, s->dynamic, (long long)s->steps, s->wall, u->ms_per_step, u->steps_per_s, u->contacts_per_step);
     const vx_world_def *c = &s->config;
     fprintf(out,
             "voltex-sim: solver: order %s, threads %d, iterations %d, substeps %d, position iterations %d, "
             "sleeping %s, contact reuse %s\n",
             vx_solver_order_name(c->order), c->threads, c->iterations, c->substeps,
             c->position_iterations, c->sleeping ? "on" : "off", c->reuse_contacts ? "on" : "off");
-
-    /* Step times: sorted in place (the run is over). Median of an even count
-     * is the mean of the two middle samples; p95 is the nearest rank. */
-    double median = 0.0, p95 = 0.0;
-    size_t n = s->sample_count;
-    if (n > 0) {
-        qsort(s->samples, n, sizeof *s->samples, compare_floats);
-        median = n % 2 ? (double)s->samples[n / 2] : 0.5 * ((double)s->samples[n / 2 - 1] + (double)s->samples[n / 2]);
-        size_t rank = (size_t)ceil(0.95 * (double)n);
-        p95 = (double)s->samples[(rank ? rank : 1u) - 1u];
-    }
-    fprintf(out, "voltex-sim: step ms: median %.4f, p95 %.4f, mean %.4f, max %.4f\n", median, p95,
-            steps > 0.0 ? s->step_total_ms / steps : 0.0, s->step_max_ms);
+    fprintf(out, "voltex-sim: step ms: median %.4f, p95 %.4f, mean %.4f, max %.4f\n", u->median, u->p95, u->mean,
+            u->max);
 
     /* Stages: the measured ones with their ms/step, then the others named. */
     fputs("voltex-sim: stage ms/step:", out);
     const char *separator = " ";
     for (int i = 0; i < VX_CLI_STAGE_COUNT; i++) {
         if (!s->stage_measured[i]) continue;
-        fprintf(out, "%s%s %.4f", separator, stage_names[i], steps > 0.0 ? s->stage_seconds[i] * 1000.0 / steps : 0.0);
+        fprintf(out, "%s%s %.4f", separator, stage_names[i], u->stage_ms[i]);
         separator = ", ";
     }
     const char *opening = " (not measured yet: ";
@@ -190,22 +212,84 @@ void vx_cli_stats_print(const vx_cli_stats *s, FILE *out)
     }
     fputs(missing ? ")\n" : "\n", out);
 
-    struct rusage usage;
-    /* ru_maxrss is in KiB on Linux; MB here are 10^6 bytes, as for the trace. */
-    double peak_mb = getrusage(RUSAGE_SELF, &usage) == 0 ? (double)usage.ru_maxrss * 1024.0 / 1e6 : 0.0;
-    if (s->displacement_known && s->dynamic > 0 && !isfinite(s->max_displacement))
+    if (u->displacement && !isfinite(s->max_displacement))
         fprintf(out, "voltex-sim: max displacement non-finite (%s), peak memory %.1f MB\n",
-                s->moved_name ? s->moved_name : "-", peak_mb);
-    else if (s->displacement_known && s->dynamic > 0)
+                s->moved_name ? s->moved_name : "-", u->peak_mb);
+    else if (u->displacement)
         fprintf(out, "voltex-sim: max displacement %.4g m (%s), peak memory %.1f MB\n", s->max_displacement,
-                s->moved_name ? s->moved_name : "-", peak_mb);
+                s->moved_name ? s->moved_name : "-", u->peak_mb);
     else
-        fprintf(out, "voltex-sim: max displacement - m (-), peak memory %.1f MB\n", peak_mb);
+        fprintf(out, "voltex-sim: max displacement - m (-), peak memory %.1f MB\n", u->peak_mb);
 
     double trace_seconds = s->stage_seconds[VX_CLI_STAGE_TRACE];
     if (s->trace_bytes > 0 && trace_seconds > 0.0)
         fprintf(out, "voltex-sim: trace %.1f MB, %.1f MB/s\n", (double)s->trace_bytes / 1e6,
                 (double)s->trace_bytes / 1e6 / trace_seconds);
+}
+
+/* A JSON number, or null when x is not finite. */
+static void json_number(FILE *out, const char *key, double x, const char *after)
+{
+    if (isfinite(x))
+        fprintf(out, "\"%s\":%.9g%s", key, x, after);
+    else
+        fprintf(out, "\"%s\":null%s", key, after);
+}
+
+/* A JSON string of an entity name (1-64 letters, digits, '_', '.', '-': no
+ * escapes needed), or null. */
+static void json_name(FILE *out, const char *key, const char *name, const char *after)
+{
+    if (name)
+        fprintf(out, "\"%s\":\"%s\"%s", key, name, after);
+    else
+        fprintf(out, "\"%s\":null%s", key, after);
+}
+
+/* The same figures as one JSON object on one line; stage keys use '_'
+ * ("broad_phase"), a stage not measured is null. */
+static void print_json(const vx_cli_stats *s, const summary *u, FILE *out)
+{
+    const vx_world_def *c = &s->config;
+    fprintf(out, "{\"bodies\":%zu,\"dynamic\":%zu,\"steps\":%lld,", s->bodies, s->dynamic, (long long)s->steps);
+    json_number(out, "wall_s", s->wall, ",");
+    json_number(out, "ms_per_step", u->ms_per_step, ",");
+    json_number(out, "steps_per_s", u->steps_per_s, ",");
+    json_number(out, "contacts_per_step", u->contacts_per_step, ",");
+    fprintf(out,
+            "\"solver\":{\"order\":\"%s\",\"threads\":%d,\"iterations\":%d,\"substeps\":%d,"
+            "\"position_iterations\":%d,\"sleeping\":%s,\"reuse_contacts\":%s},",
+            vx_solver_order_name(c->order), c->threads, c->iterations, c->substeps, c->position_iterations,
+            c->sleeping ? "true" : "false", c->reuse_contacts ? "true" : "false");
+    fputs("\"step_ms\":{", out);
+    json_number(out, "median", u->median, ",");
+    json_number(out, "p95", u->p95, ",");
+    json_number(out, "mean", u->mean, ",");
+    json_number(out, "max", u->max, "},");
+    fputs("\"stage_ms_per_step\":{", out);
+    for (int i = 0; i < VX_CLI_STAGE_COUNT; i++) {
+        char key[32];
+        size_t k = 0;
+        for (const char *p = stage_names[i]; *p && k + 1 < sizeof key; p++) key[k++] = *p == ' ' ? '_' : *p;
+        key[k] = '\0';
+        json_number(out, key, s->stage_measured[i] ? u->stage_ms[i] : NAN, i + 1 < VX_CLI_STAGE_COUNT ? "," : "},");
+    }
+    json_number(out, "max_displacement_m", u->displacement ? s->max_displacement : NAN, ",");
+    json_name(out, "moved", u->displacement ? s->moved_name : NULL, ",");
+    json_number(out, "peak_memory_mb", u->peak_mb, ",");
+    double trace_seconds = s->stage_seconds[VX_CLI_STAGE_TRACE];
+    json_number(out, "trace_mb", s->trace_bytes >= 0 ? (double)s->trace_bytes / 1e6 : NAN, ","); /* -1: unknown */
+    json_number(out, "trace_mb_per_s",
+                s->trace_bytes > 0 && trace_seconds > 0.0 ? (double)s->trace_bytes / 1e6 / trace_seconds : NAN, "}\n");
+}
+
+void vx_cli_stats_print(const vx_cli_stats *s, bool json, FILE *out)
+{
+    summary u = summarize(s);
+    if (json)
+        print_json(s, &u, out);
+    else
+        print_text(s, &u, out);
 }
 
 void vx_cli_stats_free(vx_cli_stats *s)

@@ -87,7 +87,8 @@ void vx_cli_stats_count_output(vx_cli_stats *s, FILE *file);
 void vx_cli_stats_stop(vx_cli_stats *s);
 /* Max displacement from the final states (states[i] of entity i). */
 void vx_cli_stats_finish(vx_cli_stats *s, const vx_body_state *states, size_t count);
-void vx_cli_stats_print(const vx_cli_stats *s, FILE *out);
+/* The summary on out: lines of text, or (json) one JSON object on one line. */
+void vx_cli_stats_print(const vx_cli_stats *s, bool json, FILE *out);
 void vx_cli_stats_free(vx_cli_stats *s);
 
 #endif

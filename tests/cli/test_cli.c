@@ -396,7 +396,7 @@ Test(cli, unknown_options)
     assert_failure(&r, 2, "voltex-sim: unknown option '-x' (try --help)\n");
     sim_free(&r);
     r = run_sim(scene, "--stats=yes");
-    assert_failure(&r, 2, "voltex-sim: --stats: takes no value (try --help)\n");
+    assert_failure(&r, 2, "voltex-sim: --stats: expected --stats or --stats=json, got '--stats=yes'\n");
     sim_free(&r);
 }
 
@@ -1059,6 +1059,38 @@ Test(cli, stats_max_displacement_of_a_free_fall)
     cr_assert_eq(r.code, 0, "stderr: %s", r.err);
     cr_assert_not_null(strstr(r.err, "\nvoltex-sim: max displacement 0.1499 m ("), "%s", r.err);
     cr_assert_null(strstr(r.err, "\nvoltex-sim: trace "), "size of /dev/null is unknown: %s", r.err);
+    sim_free(&r);
+}
+
+/* --stats=json: the same figures as one JSON object on one line of stderr:
+ * the free fall's displacement, the counts and settings; null for what is
+ * unknown; any other form is a usage error. */
+Test(cli, stats_as_json)
+{
+    const char *scene = scene_file("drop.json", drop_scene);
+    sim_result r = run_sim(scene, "--steps", "10", "--stats=json", "--solver", "substeps=2", "-o", "/dev/null");
+    cr_assert_eq(r.code, 0, "stderr: %s", r.err);
+    cr_assert_eq(strchr(r.err, '\n'), r.err + r.err_size - 1, "one line: %s", r.err);
+    cJSON *doc = cJSON_Parse(r.err);
+    cr_assert_not_null(doc, "not JSON: %s", r.err);
+    cr_assert_eq(cJSON_GetObjectItemCaseSensitive(doc, "steps")->valueint, 10);
+    cr_assert_gt(cJSON_GetObjectItemCaseSensitive(doc, "dynamic")->valueint, 0);
+    /* 2 substeps of dt/2: g (dt/2)^2 (1 + ... + 20) = 9.81 * 210 / 14400 m */
+    cr_assert_float_eq(cJSON_GetObjectItemCaseSensitive(doc, "max_displacement_m")->valuedouble, 0.1430625, 1e-5);
+    const cJSON *solver = cJSON_GetObjectItemCaseSensitive(doc, "solver");
+    cr_assert_eq(cJSON_GetObjectItemCaseSensitive(solver, "substeps")->valueint, 2);
+    cr_assert_str_eq(cJSON_GetObjectItemCaseSensitive(solver, "order")->valuestring, "sequential");
+    const cJSON *stages = cJSON_GetObjectItemCaseSensitive(doc, "stage_ms_per_step");
+    cr_assert(cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(stages, "narrow_phase")));
+    cr_assert(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(doc, "trace_mb")), "the size of /dev/null is unknown");
+    cr_assert(cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "step_ms"), "p95")));
+    cJSON_Delete(doc);
+    sim_free(&r);
+
+    r = run_sim(scene, "--stats=yaml");
+    cr_assert_eq(r.code, 2);
+    cr_assert_str_eq(r.err, "voltex-sim: --stats: expected --stats or --stats=json, got '--stats=yaml'\n");
+    cr_assert_eq(r.out_size, 0u);
     sim_free(&r);
 }
 
