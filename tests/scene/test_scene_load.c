@@ -692,9 +692,9 @@ Test(scene_load, entities_name_shared_shapes)
     vx_scene_destroy(&s);
 }
 
-/* vx_scene_load with sets: a missing object on the way is made (a floor
- * without a rigidbody becomes a bouncy one), a bare word is a string, sets
- * apply in order, and a failed set leaves the scene empty. */
+/* vx_scene_load with sets: a key of an entity is replaced, a bare word is a
+ * string, sets apply in order (the last gravity wins), and a failed set
+ * leaves the scene empty (tests/cli/test_cli.c makes a missing object). */
 Test(scene_load, sets_override_keys_before_the_checks)
 {
     const char *path = VOLTEX_SOURCE_DIR "/scenes/ball_drop.json";
