@@ -75,7 +75,7 @@ static void check_programs(const install_dir *d, const char *folder)
     vx_check_ball_drop(program);
 }
 
-Test(install, puts_the_libraries_headers_program_and_package_under_the_prefix)
+Test(install, puts_the_libraries_headers_program_package_and_completion_under_the_prefix)
 {
     install_dir d = install();
     run(&d, "test -f prefix/lib/libvoltex.a && test -L prefix/lib/libvoltex.so");
@@ -87,6 +87,9 @@ Test(install, puts_the_libraries_headers_program_and_package_under_the_prefix)
     run(&d, "test -f prefix/lib/cmake/voltex/voltexConfig.cmake && test -f prefix/lib/cmake/voltex/voltexConfigVersion.cmake");
     run(&d, "grep -Fx 'prefix=%s' prefix/lib/pkgconfig/voltex.pc", d.prefix);
     run(&d, "prefix/bin/voltex-sim '%s/scenes/ball_drop.json' --steps 2 | grep -q '^2,.*,ball,'", VOLTEX_SOURCE_DIR);
+    /* bash completion where bash-completion looks for it */
+    run(&d, "cmp '%s/scripts/completion/voltex-sim.bash' prefix/share/bash-completion/completions/voltex-sim",
+        VOLTEX_SOURCE_DIR);
     clean_up(&d);
 }
 
