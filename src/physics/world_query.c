@@ -157,18 +157,29 @@ static vx_status push_hit(vx_world_queries *q, const vx_query_hit *hit)
     return st;
 }
 
+/* The body of query-tree leaf proxy: its entity, collider and the pose of
+ * its shape's frame (shape.h); false when the filter leaves it out. */
+static bool leaf_target(const vx_world *world, const vx_query_filter *filter, uint32_t proxy, vx_entity *e,
+                        const vx_collider **c, vx_transform *body)
+{
+    *e = world->queries.entity[proxy];
+    const vx_transform *t = vx_registry_get_const(world->registry, *e, VX_COMPONENT_TRANSFORM);
+    *c = vx_registry_get_const(world->registry, *e, VX_COMPONENT_COLLIDER);
+    VX_ASSERT(t && *c);
+    if (filtered_out(filter, *e, *c)) return false;
+    *body = vx_shape_pose(*c, t);
+    return true;
+}
+
 static float visit_leaf(void *context, uint32_t proxy, uint32_t user_id, float max_t)
 {
     (void)user_id;
     search *s = context;
-    vx_world_queries *q = &s->world->queries;
-    vx_entity e = q->entity[proxy];
-    const vx_transform *t = vx_registry_get_const(s->world->registry, e, VX_COMPONENT_TRANSFORM);
-    const vx_collider *c = vx_registry_get_const(s->world->registry, e, VX_COMPONENT_COLLIDER);
-    VX_ASSERT(t && c);
-    if (filtered_out(s->filter, e, c)) return max_t;
+    vx_entity e;
+    const vx_collider *c;
+    vx_transform body;
+    if (!leaf_target(s->world, s->filter, proxy, &e, &c, &body)) return max_t;
     vx_cast_hit h;
-    vx_transform body = vx_shape_pose(c, t);
     bool hit = s->kind == SEARCH_RAY
                    ? vx_ray_cast_shape(c, &body, s->origin, s->direction, s->max_distance, &h)
                    : vx_sphere_cast_shape(c, &body, s->origin, s->radius, s->direction, s->max_distance, &h);
@@ -178,7 +189,7 @@ static float visit_leaf(void *context, uint32_t proxy, uint32_t user_id, float m
         if (vx_entity_equal(s->best.entity, VX_ENTITY_NULL) || hit_before(&qh, &s->best)) s->best = qh;
         return s->best.distance; /* farther leaves cannot win; as near ones still can, by index */
     }
-    s->status = push_hit(q, &qh);
+    s->status = push_hit(&s->world->queries, &qh);
     return s->status == VX_OK ? max_t : -1.0f;
 }
 
@@ -282,19 +293,16 @@ static bool visit_overlap(void *context, uint32_t proxy, uint32_t user_id)
 {
     (void)user_id;
     overlap_search *s = context;
-    vx_world_queries *q = &s->world->queries;
-    vx_entity e = q->entity[proxy];
-    const vx_transform *t = vx_registry_get_const(s->world->registry, e, VX_COMPONENT_TRANSFORM);
-    const vx_collider *c = vx_registry_get_const(s->world->registry, e, VX_COMPONENT_COLLIDER);
-    VX_ASSERT(t && c);
-    if (filtered_out(s->filter, e, c)) return true;
+    vx_entity e;
+    const vx_collider *c;
+    vx_transform body;
+    if (!leaf_target(s->world, s->filter, proxy, &e, &c, &body)) return true;
     vx_manifold m;
-    vx_transform body = vx_shape_pose(c, t);
     if (!vx_collide_shapes(s->shape, s->pose, c, &body, 0.0f, &m)) return true; /* margin 0: overlap only */
     vx_query_hit hit;
     memset(&hit, 0, sizeof hit);
     hit.entity = e;
-    s->status = push_hit(q, &hit);
+    s->status = push_hit(&s->world->queries, &hit);
     return s->status == VX_OK;
 }
 
