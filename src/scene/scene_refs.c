@@ -1,0 +1,60 @@
+/* What the scene's arrays after the entities share: entity names as
+ * references, and their own items' names (queries, joints). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scene/did_you_mean.h"
+#include "scene/scene_internal.h"
+
+vx_status vx_scene_read_entity_ref(vx_scene_builder *b, const cJSON *item, size_t *index_out)
+{
+    const char *name = NULL;
+    vx_status st = vx_json_read_string(&b->json, item, &name);
+    if (st != VX_OK) return st;
+    const vx_scene *scene = b->scene;
+    size_t index = vx_name_index_find(&b->names, scene->names, name);
+    if (index != VX_NAME_NONE) {
+        *index_out = index;
+        return VX_OK;
+    }
+    const char *hint = vx_did_you_mean(name, (const char *const *)scene->names, scene->entity_count);
+    if (hint)
+        return vx_json_fail(&b->json, VX_ERR_INVALID, "no entity named \"%s\" (did you mean \"%s\"?)", name, hint);
+    return vx_json_fail(&b->json, VX_ERR_INVALID, "no entity named \"%s\"", name);
+}
+
+/* Gives item `index` its name (copied into names_out[index]). */
+static vx_status claim_name(vx_scene_builder *b, vx_name_index *names, char **names_out, const char *name,
+                            size_t index, const char *array)
+{
+    size_t length = strlen(name);
+    char *copy = malloc(length + 1);
+    if (!copy) return vx_scene_fail_nomem(b);
+    memcpy(copy, name, length + 1);
+    names_out[index] = copy;
+    size_t other = vx_name_index_claim(names, names_out, copy, index);
+    if (other != VX_NAME_NONE)
+        return vx_json_fail(&b->json, VX_ERR_INVALID, "duplicate name \"%s\" (also %s[%zu])", name, array, other);
+    return VX_OK;
+}
+
+vx_status vx_scene_read_item_name(vx_scene_builder *b, vx_name_index *names, const cJSON *object, size_t index,
+                                  const char *prefix, const char *array, char **names_out)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, "name");
+    char fallback[48];
+    const char *name = fallback;
+    size_t mark = vx_json_path_push_key(&b->json, "name");
+    vx_status st = VX_OK;
+    if (item) {
+        st = vx_json_read_string(&b->json, item, &name);
+        if (st == VX_OK && !vx_scene_name_valid(name))
+            st = vx_json_fail(&b->json, VX_ERR_INVALID, "must be 1-64 letters, digits, '_', '.' or '-'");
+    } else {
+        snprintf(fallback, sizeof fallback, "%s%zu", prefix, index);
+    }
+    if (st == VX_OK) st = claim_name(b, names, names_out, name, index, array);
+    vx_json_path_pop(&b->json, mark);
+    return st;
+}
