@@ -183,6 +183,20 @@ static inline double vx_validation_kinetic_energy(const vx_validation *v, const 
     return e;
 }
 
+/* Kinetic plus potential energy of the dynamic bodies (centres of mass). */
+static inline double vx_validation_total_energy(const vx_validation *v, const vx_body_state *s)
+{
+    double g = (double)vx_vec3_length(vx_world_get_def(v->scene.world)->gravity), e = 0.0;
+    for (size_t i = 0; i < v->scene.entity_count; i++) {
+        if (!vx_validation_is_dynamic(v, i)) continue;
+        vx_vec3 c, vc;
+        vx_quat q;
+        vx_validation_body_frame(v, i, &s[i], &c, &vc, &q);
+        e += (double)vx_validation_body(v, i)->mass * g * (double)c.y;
+    }
+    return e + vx_validation_kinetic_energy(v, s);
+}
+
 static inline double vx_validation_distance(vx_vec3 a, vx_vec3 b) { return (double)vx_vec3_length(vx_vec3_sub(a, b)); }
 
 #endif

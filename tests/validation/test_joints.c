@@ -51,7 +51,7 @@ static double mean_period(const upward_crossings *c)
 
 Test(validation, pendulum_keeps_its_period_and_length)
 {
-    vx_validation *v = vx_validation_open("joints/pendulum");
+    vx_validation *v = vx_validation_open("pendulum");
     size_t bob = vx_validation_entity(v, "bob");
     vx_vec3 pivot = vx_test_joint_anchor(v, 0, 0);
     double length = vx_validation_distance(v->start[bob].p, pivot);
@@ -242,4 +242,49 @@ Test(validation, weld_breaks_under_its_break_force_and_a_strong_one_holds)
     cr_assert_not(vx_test_joint_state(v, 1).broken);
     cr_assert_lt(vx_validation_distance(v->now[strong].p, v->start[strong].p), 1e-4, "the strong weld let go");
     cr_assert_lt(fabs((double)vx_test_joint_state(v, 1).force.y - weight), 1e-3 * weight);
+}
+
+/* An 11-body ragdoll (boxes, capsules and a sphere on ball joints with
+ * cones and hinges with limits) dropped onto stairs: its joints stay
+ * together within 1 cm, its energy never grows, and it is at rest in 5 s. */
+Test(validation, ragdoll_on_stairs_holds_together_and_comes_to_rest)
+{
+    vx_validation *v = vx_validation_open("ragdoll");
+    double e0 = vx_validation_total_energy(v, v->start), worst = 0.0;
+    for (int n = 0; n < 300; n++) {
+        vx_validation_step(v);
+        double g = vx_test_worst_joint_gap(v);
+        worst = g > worst ? g : worst;
+        double e = vx_validation_total_energy(v, v->now);
+        cr_assert_leq(e, e0 + 1e-3 * fabs(e0), "step %d: the energy grew from %g to %g J", n, e0, e);
+    }
+    cr_assert_lt(worst, 0.01, "a joint opened %g m", worst);
+    for (size_t i = 0; i < v->scene.entity_count; i++) {
+        if (!vx_validation_is_dynamic(v, i)) continue;
+        cr_assert_lt(vx_vec3_length(v->now[i].v), 0.05f, "%s still moves at 5 s", v->scene.names[i]);
+    }
+    size_t pelvis = vx_validation_entity(v, "pelvis");
+    cr_assert_lt(v->now[pelvis].p.y, v->start[pelvis].p.y - 0.5f, "it fell onto the stairs");
+}
+
+/* A bridge of 30 planks on hinges between two posts, a 10 kg ball rolled
+ * across it: the deck sags under the ball, the hinges hold within 1 cm and
+ * the ball stays on the deck. */
+Test(validation, bridge_sags_under_a_rolling_load_and_holds)
+{
+    vx_validation *v = vx_validation_open("joints/bridge");
+    size_t load = vx_validation_entity(v, "load"), mid = vx_validation_entity(v, "plank15");
+    double worst = 0.0, lowest_mid = INFINITY, lowest_load = INFINITY;
+    for (int n = 0; n < 600; n++) {
+        vx_validation_step(v);
+        double g = vx_test_worst_joint_gap(v);
+        worst = g > worst ? g : worst;
+        lowest_mid = (double)v->now[mid].p.y < lowest_mid ? (double)v->now[mid].p.y : lowest_mid;
+        lowest_load = (double)v->now[load].p.y < lowest_load ? (double)v->now[load].p.y : lowest_load;
+    }
+    cr_assert_lt(worst, 0.01, "a hinge opened %g m", worst);
+    cr_assert_lt(lowest_mid, (double)v->start[mid].p.y - 0.02, "the deck did not sag under the load");
+    /* on the deck: the ball's centre never below the deck's lowest plank */
+    cr_assert_gt(lowest_load, lowest_mid, "the load fell through (%g below the middle plank %g)", lowest_load, lowest_mid);
+    cr_assert_gt(v->now[load].p.x, 3.0f, "the load rolled onto the bridge");
 }
