@@ -40,30 +40,15 @@ static const joint_info joint_types[] = {
     {"distance", VX_JOINT_DISTANCE, KEYS(distance_keys)},
 };
 
-/* As for queries: without a type, a misspelt key is the likelier mistake. */
-static vx_status read_type(vx_json_reader *r, const cJSON *joint, const joint_info **out)
+/* The type decides which keys belong (vx_scene_read_kind). */
+static vx_status read_type(vx_json_reader *r, const cJSON *object, const joint_info **out)
 {
-    const cJSON *type = cJSON_GetObjectItemCaseSensitive(joint, "type");
-    if (!type) {
-        vx_status st = VX_OK;
-        for (const cJSON *m = joint->child; st == VX_OK && m; m = m->next) {
-            size_t mark = vx_json_path_push_key(r, m->string);
-            st = vx_json_check_member(r, joint, m, KEYS(any_joint_keys));
-            vx_json_path_pop(r, mark);
-        }
-        return st != VX_OK ? st : vx_json_missing(r, "type", "");
-    }
-    size_t mark = vx_json_path_push_key(r, "type");
-    const char *name = NULL;
-    vx_status st = vx_json_read_string(r, type, &name);
-    if (st == VX_OK) {
-        *out = NULL;
-        for (size_t i = 0; i < sizeof joint_types / sizeof joint_types[0]; i++)
-            if (strcmp(name, joint_types[i].name) == 0) *out = &joint_types[i];
-        if (!*out)
-            st = vx_json_fail(r, VX_ERR_INVALID, "must be \"ball\", \"hinge\", \"slider\", \"fixed\" or \"distance\"");
-    }
-    vx_json_path_pop(r, mark);
+    const char *joint_type_names[sizeof joint_types / sizeof joint_types[0]];
+    for (size_t i = 0; i < sizeof joint_types / sizeof joint_types[0]; i++) joint_type_names[i] = joint_types[i].name;
+    size_t kind = 0;
+    vx_status st = vx_scene_read_kind(r, object, joint_type_names, sizeof joint_types / sizeof joint_types[0], KEYS(any_joint_keys),
+                                      "\"ball\", \"hinge\", \"slider\", \"fixed\" or \"distance\"", &kind);
+    if (st == VX_OK) *out = &joint_types[kind];
     return st;
 }
 

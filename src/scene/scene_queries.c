@@ -30,30 +30,15 @@ static const query_info query_types[] = {
     {"overlap", VX_QUERY_OVERLAP, KEYS(overlap_keys)},
 };
 
-/* The type decides which keys belong; without one, a misspelt key is the
- * likelier mistake, so the keys are checked first. */
-static vx_status read_type(vx_json_reader *r, const cJSON *query, const query_info **out)
+/* The type decides which keys belong (vx_scene_read_kind). */
+static vx_status read_type(vx_json_reader *r, const cJSON *object, const query_info **out)
 {
-    const cJSON *type = cJSON_GetObjectItemCaseSensitive(query, "type");
-    if (!type) {
-        vx_status st = VX_OK;
-        for (const cJSON *m = query->child; st == VX_OK && m; m = m->next) {
-            size_t mark = vx_json_path_push_key(r, m->string);
-            st = vx_json_check_member(r, query, m, KEYS(any_query_keys));
-            vx_json_path_pop(r, mark);
-        }
-        return st != VX_OK ? st : vx_json_missing(r, "type", "");
-    }
-    size_t mark = vx_json_path_push_key(r, "type");
-    const char *name = NULL;
-    vx_status st = vx_json_read_string(r, type, &name);
-    if (st == VX_OK) {
-        *out = NULL;
-        for (size_t i = 0; i < sizeof query_types / sizeof query_types[0]; i++)
-            if (strcmp(name, query_types[i].name) == 0) *out = &query_types[i];
-        if (!*out) st = vx_json_fail(r, VX_ERR_INVALID, "must be \"ray\", \"sphere_cast\" or \"overlap\"");
-    }
-    vx_json_path_pop(r, mark);
+    const char *query_type_names[sizeof query_types / sizeof query_types[0]];
+    for (size_t i = 0; i < sizeof query_types / sizeof query_types[0]; i++) query_type_names[i] = query_types[i].name;
+    size_t kind = 0;
+    vx_status st = vx_scene_read_kind(r, object, query_type_names, sizeof query_types / sizeof query_types[0], KEYS(any_query_keys),
+                                      "\"ray\", \"sphere_cast\" or \"overlap\"", &kind);
+    if (st == VX_OK) *out = &query_types[kind];
     return st;
 }
 

@@ -58,3 +58,29 @@ vx_status vx_scene_read_item_name(vx_scene_builder *b, vx_name_index *names, con
     vx_json_path_pop(&b->json, mark);
     return st;
 }
+
+vx_status vx_scene_read_kind(vx_json_reader *r, const cJSON *object, const char *const *kinds, size_t kind_count,
+                             const char *const *any_keys, size_t any_key_count, const char *expected, size_t *out)
+{
+    const cJSON *type = cJSON_GetObjectItemCaseSensitive(object, "type");
+    if (!type) {
+        vx_status st = VX_OK;
+        for (const cJSON *m = object->child; st == VX_OK && m; m = m->next) {
+            size_t mark = vx_json_path_push_key(r, m->string);
+            st = vx_json_check_member(r, object, m, any_keys, any_key_count);
+            vx_json_path_pop(r, mark);
+        }
+        return st != VX_OK ? st : vx_json_missing(r, "type", "");
+    }
+    size_t mark = vx_json_path_push_key(r, "type");
+    const char *name = NULL;
+    vx_status st = vx_json_read_string(r, type, &name);
+    if (st == VX_OK) {
+        *out = kind_count;
+        for (size_t i = 0; i < kind_count; i++)
+            if (strcmp(name, kinds[i]) == 0) *out = i;
+        if (*out == kind_count) st = vx_json_fail(r, VX_ERR_INVALID, "must be %s", expected);
+    }
+    vx_json_path_pop(r, mark);
+    return st;
+}
