@@ -256,6 +256,14 @@ vx_status vx_joint_solver_prepare(vx_joint_solver *js, const vx_body_set *bodies
     return vx_joint_tree_build(&js->tree, js, bodies);
 }
 
+/* Whether the joint has rows besides the locked ones: a spring, motor,
+ * limit or cone (with a direction this substep). */
+static bool has_free_rows(const vx_joint *j, const vx_joint_rows *r)
+{
+    const vx_joint_def *d = &j->def;
+    return d->spring.enabled || d->motor.enabled || d->limit_enabled || r->cone_row;
+}
+
 /* Whether row k's locked rows are the tree's (else Gauss-Seidel's). */
 static bool in_tree(const vx_joint_solver *js, size_t k) { return js->tree.node_count > 0 && js->tree.rows[k].dim > 0; }
 
@@ -487,8 +495,10 @@ void vx_joint_solver_velocity_pass(vx_joint_solver *js, vx_contact_hot_velocity 
     for (size_t k = 0; k < js->row_count; k++) {
         const vx_joint_rows *r = &js->rows[k];
         vx_joint *j = &js->set->items[r->joint];
+        bool locked = !in_tree(js, k);
+        if (!locked && !has_free_rows(j, r)) continue; /* the tree solves all it has */
         side_velocity v = load(j, vel);
-        solve_joint(j, r, &v, js->h, !in_tree(js, k));
+        solve_joint(j, r, &v, js->h, locked);
         store(j, vel, &v);
     }
     vx_joint_tree_solve(&js->tree, js, vel);

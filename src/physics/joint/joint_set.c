@@ -45,7 +45,7 @@ vx_status vx_joint_set_add(vx_joint_set *set, const vx_joint_def *def, const vx_
 {
     /* a freed slot first (lowest index), else a new one */
     size_t index = set->count;
-    for (size_t i = 0; i < set->count; i++)
+    for (size_t i = 0; set->live < set->count && i < set->count; i++) /* none is free when all are live */
         if (set->items[i].generation == 0u) {
             index = i;
             break;

@@ -32,6 +32,7 @@ void vx_joint_tree_init(vx_joint_tree *t) { memset(t, 0, sizeof *t); }
 void vx_joint_tree_free(vx_joint_tree *t)
 {
     free(t->nodes);
+    free(t->spare);
     free(t->order);
     free(t->rows);
     free(t->body_node);
@@ -207,7 +208,10 @@ static vx_status reserve(vx_joint_tree *t, size_t bodies, size_t rows)
 {
     vx_status st = VX_OK;
     size_t nodes = bodies + rows;
+    size_t node_capacity = t->node_capacity;
     VX_RESERVE(st, t->nodes, t->node_capacity, nodes, 16u);
+    t->node_capacity = node_capacity;
+    VX_RESERVE(st, t->spare, t->node_capacity, nodes, 16u);
     VX_RESERVE(st, t->order, t->order_capacity, nodes, 16u);
     VX_RESERVE(st, t->rows, t->row_capacity, rows, 16u);
     VX_RESERVE(st, t->body_node, t->body_capacity, bodies, 16u);
@@ -419,6 +423,22 @@ vx_status vx_joint_tree_build(vx_joint_tree *t, vx_joint_solver *js, const vx_bo
         }
     }
     VX_ASSERT(placed == n);
+    /* the nodes moved into their order, so the passes walk memory forwards */
+    for (size_t i = 0; i < n; i++) place[t->order[i]] = (uint32_t)i;
+    for (size_t i = 0; i < n; i++) {
+        vx_joint_tree_node *to = &t->spare[i];
+        const vx_joint_tree_node *from = &nodes[t->order[i]];
+        *to = *from;
+        to->parent = from->parent == NONE ? NONE : place[from->parent];
+        t->order[i] = (uint32_t)i;
+    }
+    for (size_t k = 0; k < js->row_count; k++)
+        for (int s = 0; s < 2; s++)
+            if (t->rows[k].node[s] != NONE) t->rows[k].node[s] = place[t->rows[k].node[s]];
+    for (size_t b = 0; b < bodies->count; b++)
+        if (t->body_node[b] != NONE) t->body_node[b] = place[t->body_node[b]];
+    t->nodes = t->spare;
+    t->spare = nodes;
     return vx_joint_tree_factor(t, js, js->rows);
 }
 

@@ -41,7 +41,8 @@ typedef struct {
 } vx_joint_tree_rows;
 
 typedef struct {
-    vx_joint_tree_node *nodes; /* bodies, then joints */
+    vx_joint_tree_node *nodes; /* in elimination order once built */
+    vx_joint_tree_node *spare; /* the build's other buffer (the nodes before they are ordered) */
     size_t node_count, node_capacity;
     uint32_t *order;           /* the nodes in elimination order: children before parents */
     size_t order_capacity;
