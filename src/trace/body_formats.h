@@ -10,7 +10,8 @@ vx_status vx_body_csv_frame(vx_body_writer *w, int64_t frame, const vx_body_stat
 
 vx_status vx_body_json_begin(vx_body_writer *w, vx_error *err);
 vx_status vx_body_json_frame(vx_body_writer *w, int64_t frame, const vx_body_state *states,
-                             const vx_contact_list *contacts, const vx_query_frame *queries, vx_error *err);
+                             const vx_contact_list *contacts, const vx_query_frame *queries,
+                             const vx_joint_state *joints, vx_error *err);
 vx_status vx_body_json_end(vx_body_writer *w, vx_error *err);
 
 #endif

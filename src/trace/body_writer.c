@@ -15,9 +15,10 @@ vx_status vx_body_writer_begin(vx_body_writer *w, FILE *out, vx_trace_format for
 }
 
 vx_status vx_body_writer_frame(vx_body_writer *w, int64_t frame, const vx_body_state *states,
-                               const vx_contact_list *contacts, const vx_query_frame *queries, vx_error *err)
+                               const vx_contact_list *contacts, const vx_query_frame *queries,
+                               const vx_joint_state *joints, vx_error *err)
 {
-    vx_status st = w->format == VX_TRACE_JSON ? vx_body_json_frame(w, frame, states, contacts, queries, err)
+    vx_status st = w->format == VX_TRACE_JSON ? vx_body_json_frame(w, frame, states, contacts, queries, joints, err)
                                               : vx_body_csv_frame(w, frame, states, err);
     if (st == VX_OK) w->frames_written++;
     return st;
