@@ -93,6 +93,11 @@ static inline void vx_script_free(vx_script_result *r)
     free(r->err);
 }
 
+static inline bool vx_starts_with(const char *text, const char *prefix)
+{
+    return strncmp(text, prefix, strlen(prefix)) == 0;
+}
+
 /* The number of lines of text that start with prefix. */
 static inline int vx_count_lines(const char *text, const char *prefix)
 {
