@@ -142,6 +142,7 @@ def golden_update(plan, item, tmp):
     outs = []
     for trace, path in targets:
         # the new trace is written beside the golden, then renamed over it
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
         fd, out = tempfile.mkstemp(prefix=".new-", suffix=".csv", dir=os.path.dirname(path) or ".")
         os.close(fd)
         cmd += ["-o", out] if trace == "body" else [f"--{trace}", out]
