@@ -1,6 +1,7 @@
 """What scripts/golden_suite and scripts/sweep share: finding voltex-sim, and
 running a plan's shares through GNU parallel (or xargs -P when it is absent),
 reading the JSON line each run prints (scripts/lib/voltex_runs.py)."""
+import argparse
 import json
 import os
 import shlex
@@ -16,6 +17,13 @@ WORKER = os.path.join(LIB, "voltex_runs.py")
 
 class UsageError(Exception):
     """A bad argument or input: the script prints it as one line and exits 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse whose errors are one line (`NAME: ...`, exit 2), like the rest."""
+
+    def error(self, message):
+        raise UsageError(f"{message} (--help says more)")
 
 
 def find_sim(given):

@@ -250,6 +250,7 @@ Test(golden_suite, bad_arguments_and_manifests_are_one_line_with_exit_2, .timeou
     expect_usage_error(dir, "nosuch golden", "nosuch: no such folder");
     expect_usage_error(dir, "", "give SCENES_DIR GOLDEN_DIR, or --manifest FILE (--help says more)");
     expect_usage_error(dir, "-j 0 a b", "expected a whole number >= 1, got '0'");
+    expect_usage_error(dir, "--nosuch a b", "unrecognized arguments: --nosuch (--help says more)");
     expect_usage_error(dir, "'" VX_SCENES "' '" GOLDEN_DIR "' -k nosuch", "no scene matches nosuch");
     vx_scratch_remove(dir);
 }

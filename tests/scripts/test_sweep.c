@@ -203,6 +203,7 @@ Test(sweep, bad_input_is_one_line_with_exit_2_before_any_run, .timeout = 120)
         {GRID, "give at least one --metric (a --stats=json field like ms_per_step, or a trace value like ball.py@last)"},
         {GRID "-m steps --tasks 2", "--tasks and --sbatch go with --slurm DIR"},
         {GRID "-m steps -j 0", "expected a whole number >= 1, got '0'"},
+        {GRID "-m steps --tasks", "argument --tasks: expected one argument (--help says more)"},
     };
 #undef GRID
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) expect_refused(dir, cases[i][0], cases[i][1]);
