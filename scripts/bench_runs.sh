@@ -23,12 +23,10 @@ per_run() {
     end=$(now)
     awk -v s="$start" -v e="$end" -v n="$n" 'BEGIN { printf "%.2f", (e - s) * 1000 / n }'
 }
+# "WALL CPU": wall seconds, and CPU seconds (user + system) of it and every process under it
 seconds() {
-    local start end
-    start=$(now)
-    "$@" >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; return 1; }
-    end=$(now)
-    awk -v s="$start" -v e="$end" 'BEGIN { printf "%.2f", e - s }'
+    /usr/bin/time -f '%e %U %S' -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; return 1; }
+    awk '{ printf "%.2f %.2f", $1, $2 + $3 }' "$tmp/time"
 }
 
 vx_log "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg); one run, 200 times each"
@@ -47,10 +45,10 @@ vx_log "a sweep of $points ball_drop variants ($grid), and the golden suite; 1 a
 best_of_two() {
     local a b c d
     a=$(seconds "$@" -j 1); b=$(seconds "$@" -j 2); c=$(seconds "$@" -j 1); d=$(seconds "$@" -j 2)
-    awk -v a="$a" -v b="$b" -v c="$c" -v d="$d" \
-        'BEGIN { one = a < c ? a : c; two = b < d ? b : d; printf "%10.2f %10.2f %9.2fx", one, two, one / two }'
+    echo "$a $b $c $d" | awk '{ one = $1 < $5 ? $1 : $5; two = $3 < $7 ? $3 : $7; cpu = $2 < $6 ? $2 : $6
+                                printf "%10.2f %10.2f %9.2fx %10.2f", one, two, one / two, cpu }'
 }
-printf '\n%-58s %10s %10s %10s\n' "many runs (wall seconds)" "1 worker" "2 workers" "speed-up"
+printf '\n%-58s %10s %10s %10s %10s\n' "many runs (wall seconds; CPU seconds of 1 worker)" "1 worker" "2 workers" "speed-up" "CPU"
 for config in "parallel max_displacement_m" "xargs max_displacement_m" "parallel bounce=max(ball.py@60:)"; do
     read -r runner metric <<<"$config"
     printf '%-58s %s\n' "sweep, $points points, -m $metric, $runner" \
