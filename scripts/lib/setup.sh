@@ -25,7 +25,7 @@ vx_install() {
 }
 
 VX_BUILD_PACKAGES=(gcc make cmake pkg-config libc6-dev libcjson-dev)
-VX_TEST_PACKAGES=(libcriterion-dev python3 python3-matplotlib)
+VX_TEST_PACKAGES=(libcriterion-dev python3 python3-matplotlib parallel rsync)
 
 # vx_is_current BUILD_DIR FILE: true when FILE exists and no source is newer.
 vx_is_current() {
