@@ -85,7 +85,8 @@ void vx_cli_print_usage(FILE *out)
           "  -V, --version          show the version and exit\n"
           "\n"
           "Exit codes: 0 success, 1 --compare found a difference, 2 usage error or bad scene,\n"
-          "3 the simulation became non-finite, 4 an output could not be written.\n",
+          "3 the simulation became non-finite, 4 an output could not be written, 5 out of memory,\n"
+          "130/143 interrupted by SIGINT/SIGTERM (the traces end at the last step done).\n",
           out);
 }
 

@@ -948,17 +948,12 @@ static int spawn_on_terminal(const char *const *args, const char *out_path, pid_
     cr_assert_eq(unlockpt(master), 0);
     const char *slave = ptsname(master);
     cr_assert_not_null(slave);
-    const char *argv[16];
-    size_t n = 0;
-    argv[n++] = VOLTEX_SIM_PATH;
-    for (size_t i = 0; args[i] && n < 15; i++) argv[n++] = args[i];
-    argv[n] = NULL;
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addclose(&actions, master);
     posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, slave, O_RDWR | O_NOCTTY, 0);
-    cr_assert_eq(posix_spawn(pid, VOLTEX_SIM_PATH, &actions, NULL, (char *const *)argv, environ), 0);
+    *pid = spawn_sim(args, &actions);
     posix_spawn_file_actions_destroy(&actions);
     return master;
 }

@@ -109,16 +109,25 @@ static inline void write_text(const char *path, const char *text)
     cr_assert_eq(fclose(f), 0);
 }
 
-/* Runs voltex-sim with args (NULL-terminated, without argv[0]), standard
- * input from stdin_path, stdout and stderr captured in files of the work dir. */
-static inline sim_result run_sim_input(const char *stdin_path, const char *const *args)
+/* Starts voltex-sim with args (NULL-terminated, without argv[0]) and the
+ * given file actions. */
+static inline pid_t spawn_sim(const char *const *args, const posix_spawn_file_actions_t *actions)
 {
     const char *argv[64];
     size_t n = 0;
     argv[n++] = VOLTEX_SIM_PATH;
     for (size_t i = 0; args[i] && n < 63; i++) argv[n++] = args[i];
     argv[n] = NULL;
+    pid_t pid;
+    int rc = posix_spawn(&pid, VOLTEX_SIM_PATH, actions, NULL, (char *const *)argv, environ);
+    cr_assert_eq(rc, 0, "cannot run %s: %s", VOLTEX_SIM_PATH, strerror(rc));
+    return pid;
+}
 
+/* Runs voltex-sim with args (NULL-terminated, without argv[0]), standard
+ * input from stdin_path, stdout and stderr captured in files of the work dir. */
+static inline sim_result run_sim_input(const char *stdin_path, const char *const *args)
+{
     char out_path[512], err_path[512];
     snprintf(out_path, sizeof out_path, "%s/.stdout", work_dir);
     snprintf(err_path, sizeof err_path, "%s/.stderr", work_dir);
@@ -127,10 +136,8 @@ static inline sim_result run_sim_input(const char *stdin_path, const char *const
     posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, stdin_path, O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    pid_t pid;
-    int rc = posix_spawn(&pid, VOLTEX_SIM_PATH, &actions, NULL, (char *const *)argv, environ);
+    pid_t pid = spawn_sim(args, &actions);
     posix_spawn_file_actions_destroy(&actions);
-    cr_assert_eq(rc, 0, "cannot run %s: %s", VOLTEX_SIM_PATH, strerror(rc));
     int status;
     cr_assert_eq(waitpid(pid, &status, 0), pid);
 
