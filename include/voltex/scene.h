@@ -14,6 +14,9 @@
 
 #define VX_SCENE_DEFAULT_STEPS 600
 #define VX_SCENE_MAX_STEPS 1000000000LL /* keeps step counts and times well inside float/int ranges */
+/* bytes: the largest scene text read (64 MiB, some 300 000 entities); the
+ * parsed tree takes up to about 20 times the text */
+#define VX_SCENE_MAX_BYTES (64u << 20)
 
 typedef struct {
     char *name;                /* scene "name", else the file name without .json */

@@ -25,7 +25,8 @@ enum {
     OPT_ORDER,
     OPT_SOLVER,
     OPT_SET,
-    OPT_QUERIES
+    OPT_QUERIES,
+    OPT_MEMORY_BUDGET
 };
 
 static const struct option long_options[] = {
@@ -35,6 +36,7 @@ static const struct option long_options[] = {
     {"output", required_argument, NULL, 'o'},
     {"contacts", required_argument, NULL, OPT_CONTACTS},
     {"queries", required_argument, NULL, OPT_QUERIES},
+    {"memory-budget", required_argument, NULL, OPT_MEMORY_BUDGET},
     {"every", required_argument, NULL, OPT_EVERY},
     {"compare", required_argument, NULL, OPT_COMPARE},
     {"tolerance", required_argument, NULL, OPT_TOLERANCE},
@@ -80,6 +82,8 @@ void vx_cli_print_usage(FILE *out)
           "                         e.g. --solver substeps=4 --solver iterations=1)\n"
           "      --set PATH=VALUE   set any key of the scene before it is checked, as in the file\n"
           "                         (repeatable; e.g. --set 'entities[1].rigidbody.restitution=0.8')\n"
+          "      --memory-budget MB memory a run may take for bodies close together, in MB; over it\n"
+          "                         the run ends with exit 5 (default: 3/4 of the memory it may have)\n"
           "  -q, --quiet            no progress output on stderr (default: progress when stderr is a terminal)\n"
           "  -h, --help             show this help and exit\n"
           "  -V, --version          show the version and exit\n"
@@ -191,6 +195,14 @@ static bool apply_option(vx_cli_options *opt, int code, const char *arg, char *m
         return true;
     case OPT_COMPARE:
         opt->compare = arg;
+        return true;
+    case OPT_MEMORY_BUDGET:
+        if (!parse_number(arg, &d) || !(d > 0.0)) {
+            set_message(message, size, "--memory-budget: expected a number of MB > 0, got '%s'", arg);
+            return false;
+        }
+        opt->memory_budget_mb = d;
+        opt->memory_budget_set = true;
         return true;
     case OPT_TOLERANCE:
         if (!parse_number(arg, &d) || !(d >= 0.0)) {

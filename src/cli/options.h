@@ -46,6 +46,8 @@ typedef struct {
     char set_paths[VX_CLI_MAX_SETS][VX_CLI_SET_PATH_MAX];
     int set_count;
     bool quiet;
+    bool memory_budget_set;
+    double memory_budget_mb; /* --memory-budget, MB of 10^6 bytes */
 } vx_cli_options;
 
 typedef enum {

@@ -15,6 +15,7 @@
 #include "cli/clock.h"
 #include "cli/finite.h"
 #include "cli/interrupt.h"
+#include "cli/memory_budget.h"
 #include "cli/output.h"
 #include "cli/progress.h"
 #include "cli/same_file.h"
@@ -43,6 +44,7 @@ typedef struct {
     vx_cli_progress progress;
     vx_cli_stats stats;
     bool reader_gone; /* an output's reader went away (EPIPE): end quietly */
+    double memory_budget; /* bytes */
 } vx_cli_session;
 
 static void fail(vx_cli_session *s, const char *fmt, ...)
@@ -253,6 +255,8 @@ static int prepare(vx_cli_session *s)
     if (opt->dt_set) def.fixed_dt = opt->dt;
     if (opt->threads_set) def.threads = opt->threads;
     if (opt->order_set) def.order = opt->order;
+    s->memory_budget = opt->memory_budget_set ? opt->memory_budget_mb * 1e6 : vx_cli_default_memory_budget();
+    def.max_pairs = vx_cli_max_pairs(s->memory_budget);
     if (vx_world_set_def(world, &def, &err) != VX_OK) {
         fail(s, "%s", err.message);
         return VX_EXIT_USAGE;
@@ -348,6 +352,12 @@ static int simulate(vx_cli_session *s)
             code = take_snapshot(s, k, contacts);
             if (code < 0) fail(s, "simulation became non-finite at frame %" PRId64, k);
             return VX_EXIT_NONFINITE;
+        }
+        if (st == VX_ERR_BUDGET) {
+            fail(s, "step %" PRId64 ": more than %zu pairs of bodies close together, over the memory budget of %.0f MB "
+                 "(%u bytes a pair; --memory-budget)", k, vx_world_get_def(world)->max_pairs, s->memory_budget / 1e6,
+                 VX_PAIR_BYTES);
+            return VX_EXIT_MEMORY;
         }
         if (st != VX_OK) {
             fail(s, "step %" PRId64 ": %s", k, err.message);
