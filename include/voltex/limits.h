@@ -18,5 +18,12 @@
  * about 1000 for sphere pairs and 3200 for box pairs (4 points) at their
  * peak; vx_world_def.max_pairs = a memory budget / this */
 #define VX_PAIR_BYTES 4096u
+/* s: the longest fixed step a scene (or voltex-sim --dt) may take, 1/30 s.
+ * Contacts are found once a step and solved by iterations whose residual
+ * grows with the step: past it a deep pile pushes bodies through a static
+ * floor (bench/convex_pile at 1/20 s). Longer frames: a shorter dt and
+ * --every. */
+#define VX_MAX_DT (1.0f / 30.0f)
+#define VX_MAX_DT_TEXT "1/30"
 
 #endif

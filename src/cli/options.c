@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "voltex/limits.h"
 #include "voltex/scene.h"
 
 /* getopt_long codes of the options that have no short form. */
@@ -161,6 +162,11 @@ static bool apply_option(vx_cli_options *opt, int code, const char *arg, char *m
         /* The step is a float in the engine: it must stay finite and > 0 there. */
         if (!parse_number(arg, &d) || !(d > 0.0) || d > (double)FLT_MAX || !((float)d > 0.0f)) {
             set_message(message, size, "--dt: expected a number > 0 that fits a 32-bit float, got '%s'", arg);
+            return false;
+        }
+        if ((float)d > VX_MAX_DT) {
+            set_message(message, size, "--dt: must be at most " VX_MAX_DT_TEXT " (s), got '%s': %s", arg,
+                        VX_MAX_DT_WHY);
             return false;
         }
         opt->dt = (float)d;

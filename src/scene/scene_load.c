@@ -11,6 +11,7 @@
 #include "scene/json_place.h"
 #include "scene/json_syntax.h"
 #include "scene/json_utf8.h"
+#include "voltex/limits.h"
 #include "scene/scene_internal.h"
 
 #define VX_SCENE_READ_CHUNK 65536u /* bytes: first buffer when the file size is unknown (a pipe) */
@@ -39,6 +40,14 @@ static char *default_scene_name(const char *source)
     return copy_string(base, length);
 }
 
+static vx_status read_dt(vx_json_reader *r, const cJSON *m, float *dt)
+{
+    vx_status st = vx_json_read_float(r, m, VX_JSON_POSITIVE, dt);
+    if (st == VX_OK && *dt > VX_MAX_DT)
+        st = vx_json_fail(r, VX_ERR_INVALID, "must be at most " VX_MAX_DT_TEXT " (s): %s", VX_MAX_DT_WHY);
+    return st;
+}
+
 static vx_status read_top_member(vx_scene_builder *b, const cJSON *m)
 {
     vx_json_reader *r = &b->json;
@@ -52,7 +61,7 @@ static vx_status read_top_member(vx_scene_builder *b, const cJSON *m)
         return scene->name ? VX_OK : vx_scene_fail_nomem(b);
     }
     if (strcmp(key, "gravity") == 0) return vx_json_read_vec3(r, m, VX_JSON_ANY, &b->def.gravity);
-    if (strcmp(key, "dt") == 0) return vx_json_read_float(r, m, VX_JSON_POSITIVE, &b->def.fixed_dt);
+    if (strcmp(key, "dt") == 0) return read_dt(r, m, &b->def.fixed_dt);
     if (strcmp(key, "steps") == 0) return vx_json_read_int(r, m, 0, VX_SCENE_MAX_STEPS, &scene->steps);
     if (strcmp(key, "solver") == 0) return vx_scene_read_solver(b, m);
     if (strcmp(key, "queries") == 0) {

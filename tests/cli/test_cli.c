@@ -50,13 +50,14 @@ static const char drop_scene[] =
     "      \"collider\": { \"type\": \"sphere\", \"radius\": 0.25 },\n"
     "      \"rigidbody\": { \"mass\": 2 } } ] }\n";
 
-/* A body so fast that its position overflows to infinity in step 2. */
+/* A body so fast that its position overflows to infinity in step 35
+ * (1e37 m a step of 1/32 s). */
 static const char blowup_scene[] =
-    "{ \"name\": \"blowup\", \"dt\": 1, \"steps\": 10, \"gravity\": [0, 0, 0],\n"
+    "{ \"name\": \"blowup\", \"dt\": 0.03125, \"steps\": 40, \"gravity\": [0, 0, 0],\n"
     "  \"entities\": [\n"
     "    { \"name\": \"still\", \"transform\": { \"position\": [0, 0, 0] } },\n"
     "    { \"name\": \"rocket\", \"collider\": { \"type\": \"sphere\", \"radius\": 1 },\n"
-    "      \"rigidbody\": { \"mass\": 1, \"velocity\": [3e38, 0, 0] } } ] }\n";
+    "      \"rigidbody\": { \"mass\": 1, \"velocity\": [3.2e38, 0, 0] } } ] }\n";
 
 /* Many free bodies for a long run (nothing collides). */
 static const char long_scene[] =
@@ -364,11 +365,12 @@ Test(cli, non_finite_names_frame_and_entity_and_keeps_earlier_frames)
     const char *scene = scene_file("blowup.json", blowup_scene);
     sim_result r = run_sim(scene);
     cr_assert_eq(r.code, 3, "exit %d: %s", r.code, r.err);
-    cr_assert_str_eq(r.err, "voltex-sim: simulation became non-finite at frame 2, entity 1 (rocket)\n");
-    /* header + frames 0 and 1 (2 entities each); frame 2 is not written */
-    cr_assert_eq(count_lines(r.out), 5, "%s", r.out);
+    cr_assert_str_eq(r.err, "voltex-sim: simulation became non-finite at frame 35, entity 1 (rocket)\n");
+    /* header + frames 0 to 34 (2 entities each); frame 35 is not written */
+    cr_assert_eq(count_lines(r.out), 71, "%s", r.out);
     char line[512];
-    cr_assert_eq(strncmp(line_at(r.out, 4, line, sizeof line), "1,1,1,rocket,3.00000001e+38,", 28), 0, "%s", line);
+    cr_assert_eq(strncmp(line_at(r.out, 70, line, sizeof line), "34,1.0625,1,rocket,3.39999975e+38,", 34), 0, "%s",
+                 line);
     sim_free(&r);
 
     /* --stats still sums up the run, and says the displacement is not a number */
@@ -383,7 +385,7 @@ Test(cli, non_finite_names_frame_and_entity_and_keeps_earlier_frames)
     cr_assert_eq(r.code, 3);
     cJSON *doc = cJSON_Parse(r.out);
     cr_assert_not_null(doc, "not JSON: %s", r.out);
-    cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc, "frames")), 2);
+    cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc, "frames")), 35);
     cJSON_Delete(doc);
     sim_free(&r);
 }
@@ -483,9 +485,9 @@ Test(cli, steps_and_dt_precedence)
 
     /* rest_scene says 5 steps of 1/64 s; the command line wins. */
     const char *rest = scene_file("rest.json", rest_scene);
-    r = run_sim(rest, "--steps", "2", "--dt", "0.25");
+    r = run_sim(rest, "--steps", "2", "--dt", "0.03125");
     cr_assert_eq(count_lines(r.out), 1 + 3 * 2);
-    cr_assert_eq(strncmp(line_at(r.out, 5, line, sizeof line), "2,0.5,0,floor,", 14), 0, "%s", line);
+    cr_assert_eq(strncmp(line_at(r.out, 5, line, sizeof line), "2,0.0625,0,floor,", 17), 0, "%s", line);
     sim_free(&r);
 }
 

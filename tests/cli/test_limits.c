@@ -1,7 +1,7 @@
 /* The limits of what voltex-sim takes in, each with one clear line and its
  * exit code (docs/cli.md, docs/scene_format.md): the size of the scene
- * text, its strings as UTF-8, the size of shapes, and the memory budget
- * that pairs of bodies close together may take. */
+ * text, its strings as UTF-8, the size of shapes, the longest step, and
+ * the memory budget that pairs of bodies close together may take. */
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -130,6 +130,34 @@ Test(limits, shapes_larger_than_the_limit_are_refused)
     const char *scene = scene_file("edge.json", "{\"steps\": 1, \"entities\": [{\"collider\": {\"type\": \"sphere\", "
                                                 "\"radius\": 1e6}, \"rigidbody\": {\"mass\": 1}}]}");
     sim_result r = run_sim(scene, "-o", "/dev/null");
+    cr_assert_eq(r.code, 0, "%s", r.err);
+    sim_free(&r);
+}
+
+/* ---- the longest step ---- */
+
+Test(limits, a_step_longer_than_the_limit_is_refused)
+{
+    const char *scene = scene_file("pile.json", "{\"dt\": 1000, \"entities\": []}");
+    sim_result r = run_sim(scene, "--contacts", wpath("c.csv"));
+    char want[600];
+    snprintf(want, sizeof want,
+             "voltex-sim: %s: dt: must be at most 1/30 (s): longer steps let piles sink through static bodies "
+             "(write fewer frames with --every)\n",
+             scene);
+    assert_failure(&r, 2, want);
+    sim_free(&r);
+    scene = scene_file("ok.json", "{\"steps\": 1, \"entities\": []}");
+    r = run_sim(scene, "--dt", "1000");
+    assert_failure(&r, 2,
+                   "voltex-sim: --dt: must be at most 1/30 (s), got '1000': longer steps let piles sink through static "
+                   "bodies (write fewer frames with --every)\n");
+    sim_free(&r);
+    r = run_sim(scene, "--set", "dt=0.034");
+    assert_failure(&r, 2, NULL);
+    sim_free(&r);
+    /* the limit itself is a step */
+    r = run_sim(scene, "--dt", "0.0333333333", "-o", "/dev/null");
     cr_assert_eq(r.code, 0, "%s", r.err);
     sim_free(&r);
 }

@@ -25,12 +25,12 @@ static const char rest_scene[] =
     "      \"collider\": { \"type\": \"sphere\", \"radius\": 0.5 },\n"
     "      \"rigidbody\": { \"mass\": 1 } } ] }\n";
 
-/* Overflows to infinity in step 2 (exit 3). */
+/* Overflows to infinity in step 35 (exit 3). */
 static const char blowup_scene[] =
-    "{ \"name\": \"blowup\", \"dt\": 1, \"steps\": 10, \"gravity\": [0, 0, 0],\n"
+    "{ \"name\": \"blowup\", \"dt\": 0.03125, \"steps\": 40, \"gravity\": [0, 0, 0],\n"
     "  \"entities\": [\n"
     "    { \"name\": \"rocket\", \"collider\": { \"type\": \"sphere\", \"radius\": 1 },\n"
-    "      \"rigidbody\": { \"mass\": 1, \"velocity\": [3e38, 0, 0] } } ] }\n";
+    "      \"rigidbody\": { \"mass\": 1, \"velocity\": [3.2e38, 0, 0] } } ] }\n";
 
 /* Runs as long as it is let: the rest scene for a billion steps. */
 #define LONG_STEPS "1000000000"
