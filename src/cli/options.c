@@ -107,6 +107,13 @@ static void set_message(char *message, size_t size, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(message, size, fmt, ap);
     va_end(ap);
+    vx_cli_one_line(message);
+}
+
+void vx_cli_one_line(char *text)
+{
+    for (char *p = text; *p; p++)
+        if ((unsigned char)*p < 0x20u || *p == 0x7f) *p = '?';
 }
 
 /* The whole string as a decimal integer: no empty string, no spaces, no rest. */

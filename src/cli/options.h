@@ -61,6 +61,10 @@ typedef enum {
  * (without the "voltex-sim: " prefix). */
 vx_cli_action vx_cli_parse_options(int argc, char **argv, vx_cli_options *opt, char *message, size_t size);
 
+/* Control characters (a newline in an argument or a path) as '?', so that
+ * a message that quotes them stays one line. */
+void vx_cli_one_line(char *text);
+
 /* The --help text. */
 void vx_cli_print_usage(FILE *out);
 

@@ -53,16 +53,18 @@ static void fail(vx_cli_session *s, const char *fmt, ...)
 #endif
     ;
 
-/* One line on stderr, after erasing any progress line. */
+/* One line on stderr, after erasing any progress line (a path that holds a
+ * newline shows it as '?'). */
 static void fail(vx_cli_session *s, const char *fmt, ...)
 {
     vx_cli_progress_clear(&s->progress);
+    char line[2 * VX_ERROR_MESSAGE_MAX];
     va_list ap;
     va_start(ap, fmt);
-    fputs("voltex-sim: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
+    vx_cli_one_line(line);
+    fprintf(stderr, "voltex-sim: %s\n", line);
 }
 
 /* Exit code for a failed write: a reader that went away ends the run quietly

@@ -134,6 +134,30 @@ Test(limits, shapes_larger_than_the_limit_are_refused)
     sim_free(&r);
 }
 
+/* ---- messages ---- */
+
+/* Found by tests/fuzz/fuzz_cli: an argument holding a newline made a
+ * message of two lines. */
+Test(limits, an_argument_or_path_with_a_newline_still_gives_one_line)
+{
+    const char *scene = scene_file("ok.json", "{\"steps\": 1, \"entities\": []}");
+    char want[600];
+    sim_result r = run_sim(scene, "b\nc");
+    assert_failure(&r, 2, "voltex-sim: unexpected argument 'b?c' (one scene file)\n");
+    sim_free(&r);
+    r = run_sim(scene, "--steps", "1\n");
+    assert_failure(&r, 2, "voltex-sim: --steps: expected an integer >= 0, got '1?'\n");
+    sim_free(&r);
+    r = run_sim(scene, "-o", "/nonexistent\n/x.csv");
+    assert_failure(&r, 4, "voltex-sim: /nonexistent?/x.csv: cannot open: No such file or directory\n");
+    sim_free(&r);
+    const char *bad = scene_file("bad\nname.json", "{}");
+    r = run_sim(bad);
+    snprintf(want, sizeof want, "voltex-sim: %s/bad?name.json: entities: missing (required)\n", work_dir);
+    assert_failure(&r, 2, want);
+    sim_free(&r);
+}
+
 /* ---- the longest step ---- */
 
 Test(limits, a_step_longer_than_the_limit_is_refused)
