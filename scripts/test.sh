@@ -3,7 +3,8 @@
 # ctest with AddressSanitizer and UndefinedBehaviorSanitizer (and the internal
 # asserts), then the tests of the shipped program's behaviour (the command
 # line, validation, traces, examples, determinism across threads) once more in
-# the Release build users run. Exits non-zero if anything fails.
+# the Release build users run; then the fuzzers (tests/fuzz) for a few
+# seconds each (VX_FUZZ_SECONDS). Exits non-zero if anything fails.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/setup.sh"
 
@@ -40,6 +41,8 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
 
 run_suite "asan+ubsan, every test" "$vx_root/build/test-sanitize" Debug -DVOLTEX_SANITIZE=ON || status=1
 run_suite "release, the program's tests" "$vx_root/build/test-release" Release -DVOLTEX_TEST_SET=product || status=1
+# the fuzzers of tests/fuzz, a few seconds each (scripts/fuzz.sh SECONDS for a long run)
+"$vx_root/scripts/fuzz.sh" "${VX_FUZZ_SECONDS:-5}" || status=1
 
 if [ "$status" -eq 0 ]; then vx_log "all test suites passed"; else vx_log "some tests FAILED"; fi
 exit "$status"

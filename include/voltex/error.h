@@ -14,7 +14,8 @@ typedef enum {
     VX_ERR_UNSUPPORTED, /* valid input the engine cannot simulate yet */
     VX_ERR_NONFINITE,   /* the simulation produced NaN or infinity */
     VX_ERR_DIFFERENT,   /* a golden comparison found a difference */
-    VX_ERR_PIPE         /* the reader of an output went away */
+    VX_ERR_PIPE,        /* the reader of an output went away */
+    VX_ERR_BUDGET       /* the work would need more memory than the budget allows (vx_world_def.max_pairs) */
 } vx_status;
 
 #define VX_ERROR_MESSAGE_MAX 512

@@ -180,6 +180,10 @@ typedef struct {
     float speculative_distance;  /* m: contacts are made this far before touching */
     vx_broadphase_kind broadphase;
     vx_solver_order order;
+    /* the memory budget of a step: at most this many pairs of bodies whose
+     * bounds overlap in a substep (each costs up to VX_PAIR_BYTES); more end
+     * the step with VX_ERR_BUDGET before their memory is taken. 0: no limit */
+    size_t max_pairs;
 } vx_world_def;
 
 /* gravity (0,-9.81,0), fixed_dt 1/60, iterations 10, substeps 1, warm starting

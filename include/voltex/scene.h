@@ -15,6 +15,11 @@
 
 #define VX_SCENE_DEFAULT_STEPS 600
 #define VX_SCENE_MAX_STEPS 1000000000LL /* keeps step counts and times well inside float/int ranges */
+/* bytes: the largest scene text read (64 MiB, some 300 000 entities); the
+ * parsed tree takes up to about 20 times the text */
+#define VX_SCENE_MAX_BYTES (64u << 20)
+/* Why dt is at most VX_MAX_DT (voltex/limits.h), for the messages. */
+#define VX_MAX_DT_WHY "longer steps let piles sink through static bodies (write fewer frames with --every)"
 
 /* A joint of the scene's "joints" array. */
 typedef struct {

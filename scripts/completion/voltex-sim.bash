@@ -6,7 +6,7 @@ _voltex_sim()
     local cur=${COMP_WORDS[COMP_CWORD]} prev=""
     [ "$COMP_CWORD" -gt 0 ] && prev=${COMP_WORDS[COMP_CWORD - 1]}
     local options="--steps --dt --format --output --contacts --queries --joints --every --compare --tolerance --stats
-                   --stats=json --threads --order --solver --set --quiet --help --version"
+                   --stats=json --threads --order --solver --set --memory-budget --quiet --help --version"
     local solver_keys="iterations position_iterations substeps warm_starting sleeping threads
                        restitution_threshold baumgarte_slop baumgarte_percent max_correction
                        speculative_distance broadphase order reuse_contacts"
@@ -20,7 +20,7 @@ _voltex_sim()
         return 0 ;;
     -o | --output | --contacts | --queries | --joints | --compare)
         mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return 0 ;;
-    -n | --steps | --dt | --every | --tolerance | --threads | --set) return 0 ;; # a value of the user's
+    -n | --steps | --dt | --every | --tolerance | --threads | --set | --memory-budget) return 0 ;; # a value of the user's
     esac
     if [[ "$cur" == -* ]]; then
         mapfile -t COMPREPLY < <(compgen -W "$options" -- "$cur")

@@ -1,11 +1,15 @@
 /* voltex-sim: runs a scene headless and writes its traces. The command line
  * and the exit codes: docs/cli.md; the traces: docs/traces.md. */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "cli/interrupt.h"
 #include "cli/options.h"
+#include "cli/output.h"
 #include "cli/run.h"
 #include "voltex/voltex.h"
 
@@ -24,11 +28,31 @@ static int print_info(vx_cli_action action)
     return VX_EXIT_OK;
 }
 
+/* Standard input, output and error that were closed (`2>&-`) are opened on
+ * /dev/null, so that no file the run opens later takes their numbers: an
+ * error message must never land in a trace. A trace for a closed stdout is
+ * still refused (exit 4). */
+static void open_standard_descriptors(void)
+{
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+        int null = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+        if (null < 0) _exit(VX_EXIT_OUTPUT); /* no /dev/null: nothing can be said safely */
+        if (null != fd) { /* lower numbers are open, so this is fd itself; never more */
+            close(null);
+            _exit(VX_EXIT_OUTPUT);
+        }
+        if (fd == STDOUT_FILENO) vx_cli_output_stdout_was_closed();
+    }
+}
+
 int main(int argc, char **argv)
 {
+    open_standard_descriptors();
     /* A reader that goes away makes writes fail with EPIPE (handled: the run
      * ends quietly) instead of killing the process. */
     signal(SIGPIPE, SIG_IGN);
+    vx_cli_interrupt_install();
 
     vx_cli_options opt;
     char message[512];

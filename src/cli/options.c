@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "voltex/limits.h"
 #include "voltex/scene.h"
 
 /* getopt_long codes of the options that have no short form. */
@@ -26,7 +27,8 @@ enum {
     OPT_SOLVER,
     OPT_SET,
     OPT_QUERIES,
-    OPT_JOINTS
+    OPT_JOINTS,
+    OPT_MEMORY_BUDGET
 };
 
 static const struct option long_options[] = {
@@ -37,6 +39,7 @@ static const struct option long_options[] = {
     {"contacts", required_argument, NULL, OPT_CONTACTS},
     {"queries", required_argument, NULL, OPT_QUERIES},
     {"joints", required_argument, NULL, OPT_JOINTS},
+    {"memory-budget", required_argument, NULL, OPT_MEMORY_BUDGET},
     {"every", required_argument, NULL, OPT_EVERY},
     {"compare", required_argument, NULL, OPT_COMPARE},
     {"tolerance", required_argument, NULL, OPT_TOLERANCE},
@@ -84,12 +87,15 @@ void vx_cli_print_usage(FILE *out)
           "                         e.g. --solver substeps=4 --solver iterations=1)\n"
           "      --set PATH=VALUE   set any key of the scene before it is checked, as in the file\n"
           "                         (repeatable; e.g. --set 'entities[1].rigidbody.restitution=0.8')\n"
+          "      --memory-budget MB memory a run may take for bodies close together, in MB; over it\n"
+          "                         the run ends with exit 5 (default: 3/4 of the memory it may have)\n"
           "  -q, --quiet            no progress output on stderr (default: progress when stderr is a terminal)\n"
           "  -h, --help             show this help and exit\n"
           "  -V, --version          show the version and exit\n"
           "\n"
           "Exit codes: 0 success, 1 --compare found a difference, 2 usage error or bad scene,\n"
-          "3 the simulation became non-finite, 4 an output could not be written.\n",
+          "3 the simulation became non-finite, 4 an output could not be written, 5 out of memory,\n"
+          "130/143 interrupted by SIGINT/SIGTERM (the traces end at the last step done).\n",
           out);
 }
 
@@ -105,6 +111,13 @@ static void set_message(char *message, size_t size, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(message, size, fmt, ap);
     va_end(ap);
+    vx_cli_one_line(message);
+}
+
+void vx_cli_one_line(char *text)
+{
+    for (char *p = text; *p; p++)
+        if ((unsigned char)*p < 0x20u || *p == 0x7f) *p = '?';
 }
 
 /* The whole string as a decimal integer: no empty string, no spaces, no rest. */
@@ -162,6 +175,11 @@ static bool apply_option(vx_cli_options *opt, int code, const char *arg, char *m
             set_message(message, size, "--dt: expected a number > 0 that fits a 32-bit float, got '%s'", arg);
             return false;
         }
+        if ((float)d > VX_MAX_DT) {
+            set_message(message, size, "--dt: must be at most " VX_MAX_DT_TEXT " (s), got '%s': %s", arg,
+                        VX_MAX_DT_WHY);
+            return false;
+        }
         opt->dt = (float)d;
         opt->dt_set = true;
         return true;
@@ -197,6 +215,14 @@ static bool apply_option(vx_cli_options *opt, int code, const char *arg, char *m
         return true;
     case OPT_COMPARE:
         opt->compare = arg;
+        return true;
+    case OPT_MEMORY_BUDGET:
+        if (!parse_number(arg, &d) || !(d > 0.0)) {
+            set_message(message, size, "--memory-budget: expected a number of MB > 0, got '%s'", arg);
+            return false;
+        }
+        opt->memory_budget_mb = d;
+        opt->memory_budget_set = true;
         return true;
     case OPT_TOLERANCE:
         if (!parse_number(arg, &d) || !(d >= 0.0)) {

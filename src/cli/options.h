@@ -47,6 +47,8 @@ typedef struct {
     char set_paths[VX_CLI_MAX_SETS][VX_CLI_SET_PATH_MAX];
     int set_count;
     bool quiet;
+    bool memory_budget_set;
+    double memory_budget_mb; /* --memory-budget, MB of 10^6 bytes */
 } vx_cli_options;
 
 typedef enum {
@@ -59,6 +61,10 @@ typedef enum {
 /* Parses argv into opt. On VX_CLI_USAGE_ERROR message holds one line
  * (without the "voltex-sim: " prefix). */
 vx_cli_action vx_cli_parse_options(int argc, char **argv, vx_cli_options *opt, char *message, size_t size);
+
+/* Control characters (a newline in an argument or a path) as '?', so that
+ * a message that quotes them stays one line. */
+void vx_cli_one_line(char *text);
 
 /* The --help text. */
 void vx_cli_print_usage(FILE *out);

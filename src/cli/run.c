@@ -1,6 +1,8 @@
 /* The step loop of voltex-sim and everything around it. Work happens in an
- * order that keeps failures clean: options, scene, golden, outputs, run; so a
- * rejected scene or golden produces no output file at all. */
+ * order that keeps failures clean: options, the files checked distinct,
+ * scene, golden, outputs, run; so a rejected scene or golden produces no
+ * output file at all, and outputs are renamed into place only when the run
+ * ends well or is interrupted (then complete up to the last step done). */
 #include "cli/run.h"
 
 #include <inttypes.h>
@@ -11,8 +13,12 @@
 #include <unistd.h>
 
 #include "cli/clock.h"
+#include "cli/finite.h"
+#include "cli/interrupt.h"
+#include "cli/memory_budget.h"
 #include "cli/output.h"
 #include "cli/progress.h"
+#include "cli/same_file.h"
 #include "cli/stats.h"
 #include "voltex/voltex.h"
 
@@ -43,6 +49,7 @@ typedef struct {
     vx_cli_progress progress;
     vx_cli_stats stats;
     bool reader_gone; /* an output's reader went away (EPIPE): end quietly */
+    double memory_budget; /* bytes */
 } vx_cli_session;
 
 static void fail(vx_cli_session *s, const char *fmt, ...)
@@ -51,16 +58,18 @@ static void fail(vx_cli_session *s, const char *fmt, ...)
 #endif
     ;
 
-/* One line on stderr, after erasing any progress line. */
+/* One line on stderr, after erasing any progress line (a path that holds a
+ * newline shows it as '?'). */
 static void fail(vx_cli_session *s, const char *fmt, ...)
 {
     vx_cli_progress_clear(&s->progress);
+    char line[2 * VX_ERROR_MESSAGE_MAX];
     va_list ap;
     va_start(ap, fmt);
-    fputs("voltex-sim: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
+    vx_cli_one_line(line);
+    fprintf(stderr, "voltex-sim: %s\n", line);
 }
 
 /* Exit code for a failed write: a reader that went away ends the run quietly
@@ -75,16 +84,17 @@ static int write_failure(vx_cli_session *s, const vx_cli_output *out, const vx_e
     return VX_EXIT_OUTPUT;
 }
 
-/* Index of the first entity with a non-finite number, or count if none. */
-static size_t first_nonfinite(const vx_body_state *states, size_t count)
+/* The exit code of a failed load or step: memory (5) or the input (2). */
+static int exit_for(vx_status st) { return st == VX_ERR_NOMEM || st == VX_ERR_BUDGET ? VX_EXIT_MEMORY : VX_EXIT_USAGE; }
+
+/* Exit 3 when a query hit of the frame is not finite; else -1. */
+static int check_hits(vx_cli_session *s, int64_t frame)
 {
-    for (size_t i = 0; i < count; i++) {
-        const vx_body_state *b = &states[i];
-        bool ok = vx_vec3_is_finite(b->p) && vx_vec3_is_finite(b->v) && vx_vec3_is_finite(b->w) &&
-                  isfinite(b->q.x) && isfinite(b->q.y) && isfinite(b->q.z) && isfinite(b->q.w);
-        if (!ok) return i;
-    }
-    return count;
+    size_t bad = vx_cli_first_nonfinite_hit(&s->query_frame);
+    if (bad == s->query_frame.hit_count) return -1;
+    size_t q = vx_cli_query_of_hit(&s->query_frame, bad);
+    fail(s, "simulation became non-finite at frame %" PRId64 ", query %zu (%s)", frame, q, s->scene.query_names[q]);
+    return VX_EXIT_NONFINITE;
 }
 
 /* Writes (or compares) frame k; -1 to go on, else the exit code. */
@@ -92,10 +102,14 @@ static int emit_frame(vx_cli_session *s, int64_t frame, const vx_contact_list *c
 {
     vx_error err;
     vx_error_clear(&err);
-    if (s->run_queries &&
-        vx_query_frame_run(&s->query_frame, s->scene.world, s->scene.queries, s->scene.query_count, &err) != VX_OK) {
-        fail(s, "frame %" PRId64 ": %s", frame, err.message);
-        return VX_EXIT_USAGE;
+    if (s->run_queries) {
+        vx_status st = vx_query_frame_run(&s->query_frame, s->scene.world, s->scene.queries, s->scene.query_count, &err);
+        if (st != VX_OK) {
+            fail(s, "frame %" PRId64 ": %s", frame, err.message);
+            return exit_for(st);
+        }
+        int code = check_hits(s, frame);
+        if (code >= 0) return code;
     }
     if (s->golden) {
         vx_status st = vx_golden_check_frame(s->golden, frame, &s->info, s->states, s->opt->tolerance, &err);
@@ -133,49 +147,85 @@ static void close_failed(vx_cli_session *s, int *code, bool quiet, const vx_cli_
 }
 
 /* Ends the writers (a JSON document is closed with the frames written so far)
- * and closes the outputs; -1 when all went well, else the exit code. */
-static int finish_outputs(vx_cli_session *s, bool quiet)
+ * and closes the outputs; keep: their temporary files are renamed into
+ * place, all of them or none (one that could not be ended keeps the others
+ * out too); else their paths are left as they were. -1 when all went well,
+ * else the exit code. */
+static int finish_outputs(vx_cli_session *s, bool quiet, bool keep)
 {
     int code = -1;
+    bool ended = true;
+    vx_cli_output *outputs[] = {&s->body_out, &s->contact_out, &s->query_out, &s->joint_out};
+    size_t n = sizeof outputs / sizeof outputs[0];
+    vx_error errs[4];
+    vx_status st[4] = {VX_OK, VX_OK, VX_OK, VX_OK};
+    if (s->body_open) st[0] = vx_body_writer_end(&s->body, &errs[0]);
+    if (s->contact_open) st[1] = vx_contact_writer_end(&s->contact, &errs[1]);
+    if (s->query_open) st[2] = vx_query_writer_end(&s->query, &errs[2]);
+    if (s->joint_open) st[3] = vx_joint_writer_end(&s->joint, &errs[3]);
+    s->body_open = s->contact_open = s->query_open = s->joint_open = false;
+    for (size_t i = 0; i < n; i++) {
+        vx_error close_err;
+        vx_status closed = vx_cli_output_close(outputs[i], &close_err);
+        if (st[i] == VX_OK && closed != VX_OK) {
+            st[i] = closed;
+            errs[i] = close_err;
+        }
+        if (st[i] != VX_OK) {
+            if (st[i] != VX_ERR_PIPE) ended = false; /* a reader that went away: the files are whole so far */
+            close_failed(s, &code, quiet, outputs[i], &errs[i]);
+        }
+    }
     vx_error err;
-    vx_error_clear(&err);
-    if (s->body_open) {
-        s->body_open = false;
-        if (vx_body_writer_end(&s->body, &err) != VX_OK) close_failed(s, &code, quiet, &s->body_out, &err);
+    for (size_t i = 0; i < n; i++) {
+        if (vx_cli_output_commit(outputs[i], keep && ended, &err) != VX_OK) {
+            ended = false;
+            close_failed(s, &code, quiet, outputs[i], &err);
+        }
     }
-    if (s->contact_open) {
-        s->contact_open = false;
-        if (vx_contact_writer_end(&s->contact, &err) != VX_OK) close_failed(s, &code, quiet, &s->contact_out, &err);
-    }
-    if (s->query_open) {
-        s->query_open = false;
-        if (vx_query_writer_end(&s->query, &err) != VX_OK) close_failed(s, &code, quiet, &s->query_out, &err);
-    }
-    if (vx_cli_output_close(&s->body_out, &err) != VX_OK) close_failed(s, &code, quiet, &s->body_out, &err);
-    if (vx_cli_output_close(&s->contact_out, &err) != VX_OK) close_failed(s, &code, quiet, &s->contact_out, &err);
-    if (s->joint_open) {
-        s->joint_open = false;
-        if (vx_joint_writer_end(&s->joint, &err) != VX_OK) close_failed(s, &code, quiet, &s->joint_out, &err);
-    }
-    if (vx_cli_output_close(&s->query_out, &err) != VX_OK) close_failed(s, &code, quiet, &s->query_out, &err);
-    if (vx_cli_output_close(&s->joint_out, &err) != VX_OK) close_failed(s, &code, quiet, &s->joint_out, &err);
     return code;
 }
 
 static void session_free(vx_cli_session *s)
 {
-    finish_outputs(s, true);
+    finish_outputs(s, true, false);
     vx_golden_close(s->golden);
     s->golden = NULL;
     free(s->states);
     s->states = NULL;
+    vx_query_frame_free(&s->query_frame);
     free(s->trace_joints);
     s->trace_joints = NULL;
     free(s->joint_states);
     s->joint_states = NULL;
-    vx_query_frame_free(&s->query_frame);
     if (s->scene_loaded) vx_scene_destroy(&s->scene);
     s->scene_loaded = false;
+}
+
+/* Exit 2 when an output names the same file as another output or an
+ * input (the body trace on stdout counts when it goes there); else -1. */
+static int check_files_distinct(vx_cli_session *s)
+{
+    const vx_cli_options *opt = s->opt;
+    vx_cli_file files[6];
+    size_t n = 0;
+    files[n++] = (vx_cli_file){"the scene", opt->scene_path, STDIN_FILENO, false};
+    if (opt->compare) files[n++] = (vx_cli_file){"--compare", opt->compare, -1, false};
+    else files[n++] = (vx_cli_file){"--output", opt->output ? opt->output : "-", STDOUT_FILENO, true};
+    if (opt->contacts) files[n++] = (vx_cli_file){"--contacts", opt->contacts, STDOUT_FILENO, true};
+    if (opt->queries) files[n++] = (vx_cli_file){"--queries", opt->queries, STDOUT_FILENO, true};
+    if (opt->joints) files[n++] = (vx_cli_file){"--joints", opt->joints, STDOUT_FILENO, true};
+    char message[VX_ERROR_MESSAGE_MAX];
+    if (vx_cli_files_distinct(files, n, message, sizeof message)) return -1;
+    fail(s, "%s", message);
+    return VX_EXIT_USAGE;
+}
+
+/* 128 + the signal when SIGINT or SIGTERM asked the run to stop; else -1. */
+static int interrupted(void)
+{
+    int signal_number = vx_cli_interrupted();
+    return signal_number ? 128 + signal_number : -1;
 }
 
 /* Scene, settings, golden and outputs; -1 when ready to run, else the exit code. */
@@ -184,13 +234,16 @@ static int prepare(vx_cli_session *s)
     const vx_cli_options *opt = s->opt;
     vx_error err;
     vx_error_clear(&err);
+    int code = check_files_distinct(s);
+    if (code >= 0) return code;
     /* "-": the scene comes on standard input */
     bool from_stdin = strcmp(opt->scene_path, "-") == 0;
     vx_scene_source source = {from_stdin ? NULL : opt->scene_path, STDIN_FILENO,
                               from_stdin ? VX_SCENE_STDIN_NAME : NULL, opt->sets, (size_t)opt->set_count};
-    if (vx_scene_load(&source, &s->scene, &err) != VX_OK) {
+    vx_status loaded = vx_scene_load(&source, &s->scene, &err);
+    if (loaded != VX_OK) {
         fail(s, "%s", err.message);
-        return VX_EXIT_USAGE;
+        return exit_for(loaded);
     }
     s->scene_loaded = true;
     vx_world *world = s->scene.world;
@@ -217,6 +270,8 @@ static int prepare(vx_cli_session *s)
     if (opt->dt_set) def.fixed_dt = opt->dt;
     if (opt->threads_set) def.threads = opt->threads;
     if (opt->order_set) def.order = opt->order;
+    s->memory_budget = opt->memory_budget_set ? opt->memory_budget_mb * 1e6 : vx_cli_default_memory_budget();
+    def.max_pairs = vx_cli_max_pairs(s->memory_budget);
     if (vx_world_set_def(world, &def, &err) != VX_OK) {
         fail(s, "%s", err.message);
         return VX_EXIT_USAGE;
@@ -244,31 +299,27 @@ static int prepare(vx_cli_session *s)
     s->info.joints = s->trace_joints;
     if (!s->states || !s->trace_joints || !s->joint_states) {
         fail(s, "out of memory");
-        return VX_EXIT_USAGE;
+        return VX_EXIT_MEMORY;
     }
+    code = interrupted(); /* before any output is made */
+    if (code >= 0) return code;
 
-    if (opt->compare && vx_golden_open(&s->golden, opt->compare, &err) != VX_OK) {
+    vx_status st = opt->compare ? vx_golden_open(&s->golden, opt->compare, &err) : VX_OK;
+    if (st != VX_OK) {
         fail(s, "%s", err.message);
-        return VX_EXIT_USAGE;
+        return exit_for(st);
     }
 
-    if (!s->golden) {
-        if (vx_cli_output_open(&s->body_out, opt->output ? opt->output : "-", &err) != VX_OK) {
+    const char *paths[] = {s->golden ? NULL : opt->output ? opt->output : "-", opt->contacts, opt->queries,
+                           opt->joints};
+    vx_cli_output *outputs[] = {&s->body_out, &s->contact_out, &s->query_out, &s->joint_out};
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+        if (!paths[i]) continue;
+        st = vx_cli_output_open(outputs[i], paths[i], &err);
+        if (st != VX_OK) {
             fail(s, "%s", err.message);
-            return VX_EXIT_OUTPUT;
+            return st == VX_ERR_NOMEM ? VX_EXIT_MEMORY : VX_EXIT_OUTPUT;
         }
-    }
-    if (opt->contacts && vx_cli_output_open(&s->contact_out, opt->contacts, &err) != VX_OK) {
-        fail(s, "%s", err.message);
-        return VX_EXIT_OUTPUT;
-    }
-    if (opt->queries && vx_cli_output_open(&s->query_out, opt->queries, &err) != VX_OK) {
-        fail(s, "%s", err.message);
-        return VX_EXIT_OUTPUT;
-    }
-    if (opt->joints && vx_cli_output_open(&s->joint_out, opt->joints, &err) != VX_OK) {
-        fail(s, "%s", err.message);
-        return VX_EXIT_OUTPUT;
     }
 
     if (s->body_out.file) {
@@ -295,16 +346,29 @@ static int prepare(vx_cli_session *s)
     return -1;
 }
 
-/* Snapshot of frame k, checked for non-finite numbers; -1 or exit code. */
-static int take_snapshot(vx_cli_session *s, int64_t frame)
+/* Snapshot of frame k and its contacts, checked for non-finite numbers; -1
+ * or exit code. */
+static int take_snapshot(vx_cli_session *s, int64_t frame, const vx_contact_list *contacts)
 {
     vx_trace_snapshot(s->scene.world, s->scene.entities, s->scene.entity_count, s->states);
-    for (size_t i = 0; i < s->scene.joint_count; i++)
-        if (vx_joint_get_state(s->scene.world, s->scene.joints[i].id, &s->joint_states[i], NULL) != VX_OK)
-            memset(&s->joint_states[i], 0, sizeof s->joint_states[i]);
-    size_t bad = first_nonfinite(s->states, s->scene.entity_count);
-    if (bad == s->scene.entity_count) return -1;
-    fail(s, "simulation became non-finite at frame %" PRId64 ", entity %zu (%s)", frame, bad, s->scene.names[bad]);
+    size_t bad = vx_cli_first_nonfinite_body(s->states, s->scene.entity_count);
+    if (bad < s->scene.entity_count) {
+        fail(s, "simulation became non-finite at frame %" PRId64 ", entity %zu (%s)", frame, bad, s->scene.names[bad]);
+        return VX_EXIT_NONFINITE;
+    }
+    for (size_t i = 0; i < s->scene.joint_count; i++) {
+        vx_joint_state *j = &s->joint_states[i];
+        if (vx_joint_get_state(s->scene.world, s->scene.joints[i].id, j, NULL) != VX_OK) memset(j, 0, sizeof *j);
+        if (vx_vec3_is_finite(j->force) && vx_vec3_is_finite(j->torque) && isfinite(j->position) && isfinite(j->speed))
+            continue;
+        fail(s, "simulation became non-finite at frame %" PRId64 ", joint %zu (%s)", frame, i, s->scene.joint_names[i]);
+        return VX_EXIT_NONFINITE;
+    }
+    bad = vx_cli_first_nonfinite_contact(contacts);
+    if (bad == contacts->count) return -1;
+    uint32_t a = contacts->items[bad].entity_a.index, b = contacts->items[bad].entity_b.index;
+    fail(s, "simulation became non-finite at frame %" PRId64 ", contact of entity %" PRIu32 " (%s) and entity %" PRIu32 " (%s)",
+         frame, a, s->scene.names[a], b, s->scene.names[b]);
     return VX_EXIT_NONFINITE;
 }
 
@@ -314,8 +378,9 @@ static int simulate(vx_cli_session *s)
     const int64_t every = s->opt->every;
     vx_world *world = s->scene.world;
     const vx_contact_list *contacts = vx_world_contacts(world); /* empty before the first step */
-    int code = take_snapshot(s, 0);
+    int code = take_snapshot(s, 0, contacts);
     if (code < 0) code = timed_emit_frame(s, 0, contacts);
+    if (code < 0) code = interrupted();
     for (int64_t k = 1; code < 0 && k <= s->steps; k++) {
         double started = vx_cli_now();
         vx_error err;
@@ -323,13 +388,19 @@ static int simulate(vx_cli_session *s)
         double step_seconds = vx_cli_now() - started;
         if (st == VX_ERR_NONFINITE) {
             /* The engine noticed first: name the entity if the state shows it. */
-            code = take_snapshot(s, k);
+            code = take_snapshot(s, k, contacts);
             if (code < 0) fail(s, "simulation became non-finite at frame %" PRId64, k);
             return VX_EXIT_NONFINITE;
         }
+        if (st == VX_ERR_BUDGET) {
+            fail(s, "step %" PRId64 ": more than %zu pairs of bodies close together, over the memory budget of %.0f MB "
+                 "(%u bytes a pair; --memory-budget)", k, vx_world_get_def(world)->max_pairs, s->memory_budget / 1e6,
+                 VX_PAIR_BYTES);
+            return VX_EXIT_MEMORY;
+        }
         if (st != VX_OK) {
             fail(s, "step %" PRId64 ": %s", k, err.message);
-            return VX_EXIT_USAGE;
+            return exit_for(st);
         }
         vx_cli_stats_step(&s->stats, contacts->count, step_seconds);
         if (s->opt->stats) {
@@ -340,9 +411,12 @@ static int simulate(vx_cli_session *s)
             vx_cli_stats_stage(&s->stats, VX_CLI_STAGE_INTEGRATION, t.integrate);
             vx_cli_stats_stage(&s->stats, VX_CLI_STAGE_OTHER, t.other);
         }
-        code = take_snapshot(s, k);
-        if (code < 0 && (k % every == 0 || k == s->steps)) code = timed_emit_frame(s, k, contacts);
+        code = take_snapshot(s, k, contacts);
+        /* a signal ends the run here, with this frame as the last */
+        bool stop = interrupted() >= 0;
+        if (code < 0 && (k % every == 0 || k == s->steps || stop)) code = timed_emit_frame(s, k, contacts);
         vx_cli_progress_update(&s->progress, k);
+        if (code < 0 && stop) code = interrupted();
     }
     return code;
 }
@@ -380,12 +454,16 @@ int vx_cli_run(const vx_cli_options *opt)
             code = st == VX_ERR_DIFFERENT ? VX_EXIT_DIFFERENT : VX_EXIT_USAGE;
         }
     }
-    /* Outputs end cleanly on every path. Closing failures are reported after a
+    /* Outputs end cleanly on every path, and are kept when the run went to
+     * its end, was interrupted by a signal or lost its reader (complete up
+     * to the last frame written). Closing failures are reported after a
      * difference (1) or a non-finite run (3) too, without changing the code;
-     * after a usage or output failure they would only repeat the news. */
-    bool quiet_close = code == VX_EXIT_USAGE || code == VX_EXIT_OUTPUT || s.reader_gone;
-    int close_code = finish_outputs(&s, quiet_close);
-    if (code < 0) code = close_code < 0 ? VX_EXIT_OK : close_code;
+     * after a usage, output or memory failure they would only repeat the
+     * news. */
+    bool keep = code < 0 || code == VX_EXIT_OK || code >= VX_EXIT_SIGNAL;
+    bool quiet_close = code == VX_EXIT_USAGE || code == VX_EXIT_OUTPUT || code == VX_EXIT_MEMORY || s.reader_gone;
+    int close_code = finish_outputs(&s, quiet_close, keep);
+    if (code < 0 || (code >= VX_EXIT_SIGNAL && close_code >= 0)) code = close_code < 0 ? VX_EXIT_OK : close_code;
     vx_cli_progress_clear(&s.progress);
     if (opt->stats && !s.reader_gone) vx_cli_stats_print(&s.stats, opt->stats_json, stderr);
     vx_cli_stats_free(&s.stats);

@@ -10,7 +10,9 @@ enum {
     VX_EXIT_DIFFERENT = 1, /* --compare found a difference */
     VX_EXIT_USAGE = 2,     /* usage error, unreadable or invalid scene or golden */
     VX_EXIT_NONFINITE = 3, /* the simulation became NaN or infinite */
-    VX_EXIT_OUTPUT = 4     /* an output could not be opened or written */
+    VX_EXIT_OUTPUT = 4,    /* an output could not be opened or written */
+    VX_EXIT_MEMORY = 5,    /* over the memory budget, or the system refused memory */
+    VX_EXIT_SIGNAL = 128   /* + the signal (SIGINT, SIGTERM) that ended the run */
 };
 
 int vx_cli_run(const vx_cli_options *opt);

@@ -196,6 +196,7 @@ static vx_status begin_substep(struct vx_step_stages *st, const vx_world_def *co
     vx_body_set_integrate_velocities(bodies, h, st->active);
     lap(st, STAGE_INTEGRATE);
 
+    st->broadphase.broadphase.max_pairs = config->max_pairs;
     vx_status s = vx_body_broadphase_find_pairs(&st->broadphase, bodies, config->speculative_distance, lookahead);
     if (s != VX_OK) return s;
     vx_broadphase_pair_list *pairs = &st->broadphase.pairs;

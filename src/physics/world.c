@@ -343,6 +343,9 @@ vx_status vx_world_step(vx_world *world, vx_error *err)
     switch (st) {
     case VX_OK: return VX_OK;
     case VX_ERR_NOMEM: return vx_error_set(err, st, "out of memory");
+    case VX_ERR_BUDGET:
+        return vx_error_set(err, st, "more than %zu pairs of bodies close together (the memory budget's max_pairs)",
+                            world->def.max_pairs);
     case VX_ERR_NONFINITE: return vx_error_set(err, st, "the simulation became non-finite");
     default: return vx_error_set(err, st, "the engine failed");
     }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "scene/did_you_mean.h"
+#include "voltex/limits.h"
 
 #define VX_JSON_KEY_LIST_MAX 256 /* bytes of "a, b, c" listing the valid keys of an object */
 
@@ -159,6 +160,16 @@ vx_status vx_json_read_float(vx_json_reader *r, const cJSON *item, vx_json_range
         break;
     case VX_JSON_UNIT:
         if (!(f >= 0.0f && f <= 1.0f)) return vx_json_fail(r, VX_ERR_INVALID, "must be between 0 and 1");
+        break;
+    case VX_JSON_SIZE:
+        if (!(f > 0.0f)) return vx_json_fail(r, VX_ERR_INVALID, "must be > 0");
+        if (!(f <= VX_MAX_SHAPE_SIZE))
+            return vx_json_fail(r, VX_ERR_INVALID, "must be at most %g (m)", (double)VX_MAX_SHAPE_SIZE);
+        break;
+    case VX_JSON_COORDINATE:
+        if (!(fabsf(f) <= VX_MAX_SHAPE_SIZE))
+            return vx_json_fail(r, VX_ERR_INVALID, "must be between %g and %g (m)", -(double)VX_MAX_SHAPE_SIZE,
+                                (double)VX_MAX_SHAPE_SIZE);
         break;
     case VX_JSON_ANY:
     default:

@@ -28,7 +28,9 @@ typedef enum {
     VX_JSON_ANY,          /* any finite value */
     VX_JSON_POSITIVE,     /* > 0 */
     VX_JSON_NON_NEGATIVE, /* >= 0 */
-    VX_JSON_UNIT          /* 0..1 */
+    VX_JSON_UNIT,         /* 0..1 */
+    VX_JSON_SIZE,         /* a shape's size: > 0 and at most VX_MAX_SHAPE_SIZE */
+    VX_JSON_COORDINATE    /* a point of a shape: -VX_MAX_SHAPE_SIZE..VX_MAX_SHAPE_SIZE */
 } vx_json_range;
 
 void vx_json_reader_init(vx_json_reader *r, const char *source, vx_error *err);

@@ -94,7 +94,7 @@ static vx_status read_points(vx_scene_builder *b, const cJSON *points, vx_collid
     size_t n = 0;
     for (const cJSON *p = points->child; st == VX_OK && p; p = p->next) {
         size_t mark = vx_json_path_push_index(r, n);
-        st = vx_json_read_vec3(r, p, VX_JSON_ANY, &pts[n++]);
+        st = vx_json_read_vec3(r, p, VX_JSON_COORDINATE, &pts[n++]);
         vx_json_path_pop(r, mark);
     }
     if (st != VX_OK) return st;
@@ -122,15 +122,15 @@ static vx_status read_collider_member(vx_scene_builder *b, const cJSON *m, vx_co
         return vx_scene_read_placement(r, m, pose, rotation_key);
     if (strcmp(key, "radius") == 0) {
         given->radius = true;
-        return vx_json_read_float(r, m, VX_JSON_POSITIVE, &c->radius);
+        return vx_json_read_float(r, m, VX_JSON_SIZE, &c->radius);
     }
     if (strcmp(key, "half_extents") == 0) {
         given->half_extents = true;
-        return vx_json_read_vec3(r, m, VX_JSON_POSITIVE, &c->half_extents);
+        return vx_json_read_vec3(r, m, VX_JSON_SIZE, &c->half_extents);
     }
     if (strcmp(key, "half_height") == 0) {
         given->half_height = true;
-        return vx_json_read_float(r, m, VX_JSON_POSITIVE, &c->half_height);
+        return vx_json_read_float(r, m, VX_JSON_SIZE, &c->half_height);
     }
     if (strcmp(key, "sensor") == 0) return vx_json_read_bool(r, m, &c->sensor);
     if (strcmp(key, "category") == 0 || strcmp(key, "mask") == 0) {

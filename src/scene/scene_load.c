@@ -10,6 +10,8 @@
 
 #include "scene/json_place.h"
 #include "scene/json_syntax.h"
+#include "scene/json_utf8.h"
+#include "voltex/limits.h"
 #include "scene/scene_internal.h"
 
 #define VX_SCENE_READ_CHUNK 65536u /* bytes: first buffer when the file size is unknown (a pipe) */
@@ -38,6 +40,14 @@ static char *default_scene_name(const char *source)
     return copy_string(base, length);
 }
 
+static vx_status read_dt(vx_json_reader *r, const cJSON *m, float *dt)
+{
+    vx_status st = vx_json_read_float(r, m, VX_JSON_POSITIVE, dt);
+    if (st == VX_OK && *dt > VX_MAX_DT)
+        st = vx_json_fail(r, VX_ERR_INVALID, "must be at most " VX_MAX_DT_TEXT " (s): %s", VX_MAX_DT_WHY);
+    return st;
+}
+
 static vx_status read_top_member(vx_scene_builder *b, const cJSON *m)
 {
     vx_json_reader *r = &b->json;
@@ -51,7 +61,7 @@ static vx_status read_top_member(vx_scene_builder *b, const cJSON *m)
         return scene->name ? VX_OK : vx_scene_fail_nomem(b);
     }
     if (strcmp(key, "gravity") == 0) return vx_json_read_vec3(r, m, VX_JSON_ANY, &b->def.gravity);
-    if (strcmp(key, "dt") == 0) return vx_json_read_float(r, m, VX_JSON_POSITIVE, &b->def.fixed_dt);
+    if (strcmp(key, "dt") == 0) return read_dt(r, m, &b->def.fixed_dt);
     if (strcmp(key, "steps") == 0) return vx_json_read_int(r, m, 0, VX_SCENE_MAX_STEPS, &scene->steps);
     if (strcmp(key, "solver") == 0) return vx_scene_read_solver(b, m);
     if (strcmp(key, "queries") == 0) {
@@ -144,7 +154,8 @@ static vx_status load_text(const char *text, size_t length, const char *source, 
     memset(&b, 0, sizeof b);
     vx_json_reader_init(&b.json, source, err);
     b.scene = scene;
-    st = read_scene(&b, root);
+    st = vx_json_check_utf8(&b.json, root);
+    if (st == VX_OK) st = read_scene(&b, root);
     vx_name_index_free(&b.names);
     free(b.shape_names);
     free(b.shapes);
@@ -159,8 +170,15 @@ static vx_status fail_io(const char *path, int errnum, vx_error *err)
     return vx_error_set(err, VX_ERR_IO, "%s: cannot read: %s", path, reason);
 }
 
+static vx_status fail_too_large(const char *path, vx_error *err)
+{
+    return vx_error_set(err, VX_ERR_INVALID, "%s: larger than a scene may be (%d MiB)", path,
+                        (int)(VX_SCENE_MAX_BYTES >> 20));
+}
+
 /* Everything fd holds up to its end plus a terminating '\0' in *out (the
- * caller frees it); path names it in messages. Closes fd when close_it. */
+ * caller frees it), at most VX_SCENE_MAX_BYTES; path names it in messages.
+ * Closes fd when close_it. */
 static vx_status read_fd(int fd, bool close_it, const char *path, char **out, size_t *out_length, vx_error *err)
 {
     struct stat info;
@@ -170,12 +188,17 @@ static vx_status read_fd(int fd, bool close_it, const char *path, char **out, si
     else if (S_ISDIR(info.st_mode))
         errnum = EISDIR;
     size_t capacity = VX_SCENE_READ_CHUNK;
-    if (!errnum && S_ISREG(info.st_mode) && info.st_size > 0 && (uintmax_t)info.st_size < SIZE_MAX - 2)
+    if (!errnum && S_ISREG(info.st_mode) && (uintmax_t)info.st_size > VX_SCENE_MAX_BYTES) {
+        if (close_it) close(fd);
+        return fail_too_large(path, err);
+    }
+    if (!errnum && S_ISREG(info.st_mode) && info.st_size > 0)
         capacity = (size_t)info.st_size + 2; /* the bytes, room to see the end of file, the '\0' */
     char *text = errnum ? NULL : malloc(capacity);
     if (!errnum && !text) errnum = ENOMEM;
     size_t length = 0;
-    while (!errnum) {
+    bool too_large = false;
+    while (!errnum && !too_large) {
         if (length + 1 == capacity) {
             char *bigger = capacity <= SIZE_MAX / 2 ? realloc(text, capacity * 2) : NULL;
             if (!bigger) {
@@ -191,9 +214,18 @@ static vx_status read_fd(int fd, bool close_it, const char *path, char **out, si
             if (errno != EINTR) errnum = errno;
             continue;
         }
+        bool nul = memchr(text + length, '\0', (size_t)n) != NULL;
         length += (size_t)n;
+        /* a NUL is never JSON (/dev/zero, a binary file): the syntax check
+         * says where, there is no need to read on */
+        if (nul) break;
+        too_large = length > VX_SCENE_MAX_BYTES;
     }
     if (close_it) close(fd);
+    if (too_large) {
+        free(text);
+        return fail_too_large(path, err);
+    }
     if (errnum) {
         free(text);
         if (errnum == ENOMEM) return vx_error_set(err, VX_ERR_NOMEM, "%s: out of memory", path);

@@ -90,7 +90,7 @@ static vx_status read_query_member(vx_scene_builder *b, const cJSON *m, vx_query
     if (strcmp(key, "max_distance") == 0) return vx_json_read_float(r, m, VX_JSON_POSITIVE, &q->max_distance);
     if (strcmp(key, "radius") == 0) {
         given->radius = true;
-        return vx_json_read_float(r, m, VX_JSON_POSITIVE, &q->radius);
+        return vx_json_read_float(r, m, VX_JSON_SIZE, &q->radius);
     }
     if (strcmp(key, "shape") == 0) {
         given->shape = true;

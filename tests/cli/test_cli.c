@@ -21,161 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-extern char **environ;
-
-/* ---- running the binary ---- */
-
-typedef struct {
-    int code;   /* exit code, or -1 when killed by a signal */
-    char *out;  /* everything on stdout, NUL-terminated */
-    size_t out_size;
-    char *err;  /* everything on stderr */
-    size_t err_size;
-} sim_result;
-
-static char *read_whole_file(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    cr_assert_not_null(f, "cannot read %s", path);
-    size_t cap = 4096, n = 0;
-    char *data = malloc(cap);
-    cr_assert_not_null(data);
-    for (;;) {
-        if (n + 4096 > cap) {
-            cap *= 2;
-            data = realloc(data, cap);
-            cr_assert_not_null(data);
-        }
-        size_t got = fread(data + n, 1, cap - n - 1, f);
-        n += got;
-        if (got == 0) break;
-    }
-    fclose(f);
-    data[n] = '\0';
-    if (size) *size = n;
-    return data;
-}
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* A scratch directory per test, removed (it holds only plain files) by
- * work_dir_remove. */
-static char work_dir[64];
-
-static void work_dir_make(void)
-{
-    snprintf(work_dir, sizeof work_dir, "/tmp/vx_cli_XXXXXX");
-    cr_assert_not_null(mkdtemp(work_dir));
-}
-
-static void work_dir_remove(void)
-{
-    DIR *d = opendir(work_dir);
-    if (!d) return;
-    struct dirent *e;
-    char path[512];
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-        snprintf(path, sizeof path, "%s/%s", work_dir, e->d_name);
-        unlink(path);
-    }
-    closedir(d);
-    rmdir(work_dir);
-}
-
-/* work_dir/name, in a static rotating buffer (16 live at once). */
-/* work_dir/name in the next of a ring of 16 buffers. */
-static const char *ring_path(char ring[16][512], int *next, const char *name)
-{
-    char *p = ring[*next];
-    *next = (*next + 1) % 16;
-    snprintf(p, 512, "%s/%s", work_dir, name);
-    return p;
-}
-
-/* A path in the work dir, valid for the next 15 calls. */
-static const char *wpath(const char *name)
-{
-    static char ring[16][512];
-    static int next = 0;
-    return ring_path(ring, &next, name);
-}
-
-static void write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    cr_assert_not_null(f, "cannot write %s", path);
-    cr_assert(fputs(text, f) >= 0);
-    cr_assert_eq(fclose(f), 0);
-}
-
-/* Runs voltex-sim with args (NULL-terminated, without argv[0]), standard
- * input from stdin_path, stdout and stderr captured in files of the work dir. */
-static sim_result run_sim_input(const char *stdin_path, const char *const *args)
-{
-    const char *argv[64];
-    size_t n = 0;
-    argv[n++] = VOLTEX_SIM_PATH;
-    for (size_t i = 0; args[i] && n < 63; i++) argv[n++] = args[i];
-    argv[n] = NULL;
-
-    char out_path[512], err_path[512];
-    snprintf(out_path, sizeof out_path, "%s/.stdout", work_dir);
-    snprintf(err_path, sizeof err_path, "%s/.stderr", work_dir);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, stdin_path, O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    pid_t pid;
-    int rc = posix_spawn(&pid, VOLTEX_SIM_PATH, &actions, NULL, (char *const *)argv, environ);
-    posix_spawn_file_actions_destroy(&actions);
-    cr_assert_eq(rc, 0, "cannot run %s: %s", VOLTEX_SIM_PATH, strerror(rc));
-    int status;
-    cr_assert_eq(waitpid(pid, &status, 0), pid);
-
-    sim_result r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = read_whole_file(out_path, &r.out_size);
-    r.err = read_whole_file(err_path, &r.err_size);
-    unlink(out_path);
-    unlink(err_path);
-    return r;
-}
-
-static sim_result run_sim_argv(const char *const *args) { return run_sim_input("/dev/null", args); }
-
-#define run_sim(...) run_sim_argv((const char *const[]){__VA_ARGS__, NULL})
-#define run_sim_stdin(path, ...) run_sim_input(path, (const char *const[]){__VA_ARGS__, NULL})
-
-static void sim_free(sim_result *r)
-{
-    free(r->out);
-    free(r->err);
-}
-
-static size_t count_lines(const char *s)
-{
-    size_t n = 0;
-    for (; *s; s++) n += *s == '\n';
-    return n;
-}
-
-/* The failure contract: exit code, nothing on stdout, exactly one stderr line
- * starting "voltex-sim: " (and equal to expected when given). */
-static void assert_failure(const sim_result *r, int code, const char *expected)
-{
-    cr_assert_eq(r->code, code, "exit %d, expected %d; stderr: %s", r->code, code, r->err);
-    cr_assert_eq(r->out_size, 0, "stdout must be empty, got: %.200s", r->out);
-    cr_assert_eq(count_lines(r->err), 1, "one line on stderr, got: %s", r->err);
-    cr_assert_eq(strncmp(r->err, "voltex-sim: ", 12), 0, "stderr: %s", r->err);
-    if (expected) cr_assert_str_eq(r->err, expected);
-}
+#include "test_cli_run.h"
 
 /* ---- scenes ---- */
 
@@ -204,13 +50,14 @@ static const char drop_scene[] =
     "      \"collider\": { \"type\": \"sphere\", \"radius\": 0.25 },\n"
     "      \"rigidbody\": { \"mass\": 2 } } ] }\n";
 
-/* A body so fast that its position overflows to infinity in step 2. */
+/* A body so fast that its position overflows to infinity in step 35
+ * (1e37 m a step of 1/32 s). */
 static const char blowup_scene[] =
-    "{ \"name\": \"blowup\", \"dt\": 1, \"steps\": 10, \"gravity\": [0, 0, 0],\n"
+    "{ \"name\": \"blowup\", \"dt\": 0.03125, \"steps\": 40, \"gravity\": [0, 0, 0],\n"
     "  \"entities\": [\n"
     "    { \"name\": \"still\", \"transform\": { \"position\": [0, 0, 0] } },\n"
     "    { \"name\": \"rocket\", \"collider\": { \"type\": \"sphere\", \"radius\": 1 },\n"
-    "      \"rigidbody\": { \"mass\": 1, \"velocity\": [3e38, 0, 0] } } ] }\n";
+    "      \"rigidbody\": { \"mass\": 1, \"velocity\": [3.2e38, 0, 0] } } ] }\n";
 
 /* Many free bodies for a long run (nothing collides). */
 static const char long_scene[] =
@@ -219,17 +66,6 @@ static const char long_scene[] =
     "    { \"name\": \"a\", \"rigidbody\": { \"mass\": 1, \"velocity\": [1, 0, 0] } },\n"
     "    { \"name\": \"b\", \"rigidbody\": { \"mass\": 1, \"velocity\": [0, 1, 0] } },\n"
     "    { \"name\": \"c\", \"rigidbody\": { \"mass\": 1, \"velocity\": [0, 0, 1] } } ] }\n";
-
-/* Scene paths have a ring of their own: a test keeps its scenes while it
- * names any number of outputs with wpath. */
-static const char *scene_file(const char *name, const char *text)
-{
-    static char ring[16][512];
-    static int next = 0;
-    const char *path = ring_path(ring, &next, name);
-    write_text(path, text);
-    return path;
-}
 
 /* Line i (0-based) of text, copied into buf. */
 static const char *line_at(const char *text, size_t i, char *buf, size_t size)
@@ -529,11 +365,12 @@ Test(cli, non_finite_names_frame_and_entity_and_keeps_earlier_frames)
     const char *scene = scene_file("blowup.json", blowup_scene);
     sim_result r = run_sim(scene);
     cr_assert_eq(r.code, 3, "exit %d: %s", r.code, r.err);
-    cr_assert_str_eq(r.err, "voltex-sim: simulation became non-finite at frame 2, entity 1 (rocket)\n");
-    /* header + frames 0 and 1 (2 entities each); frame 2 is not written */
-    cr_assert_eq(count_lines(r.out), 5, "%s", r.out);
+    cr_assert_str_eq(r.err, "voltex-sim: simulation became non-finite at frame 35, entity 1 (rocket)\n");
+    /* header + frames 0 to 34 (2 entities each); frame 35 is not written */
+    cr_assert_eq(count_lines(r.out), 71, "%s", r.out);
     char line[512];
-    cr_assert_eq(strncmp(line_at(r.out, 4, line, sizeof line), "1,1,1,rocket,3.00000001e+38,", 28), 0, "%s", line);
+    cr_assert_eq(strncmp(line_at(r.out, 70, line, sizeof line), "34,1.0625,1,rocket,3.39999975e+38,", 34), 0, "%s",
+                 line);
     sim_free(&r);
 
     /* --stats still sums up the run, and says the displacement is not a number */
@@ -548,7 +385,7 @@ Test(cli, non_finite_names_frame_and_entity_and_keeps_earlier_frames)
     cr_assert_eq(r.code, 3);
     cJSON *doc = cJSON_Parse(r.out);
     cr_assert_not_null(doc, "not JSON: %s", r.out);
-    cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc, "frames")), 2);
+    cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc, "frames")), 35);
     cJSON_Delete(doc);
     sim_free(&r);
 }
@@ -648,9 +485,9 @@ Test(cli, steps_and_dt_precedence)
 
     /* rest_scene says 5 steps of 1/64 s; the command line wins. */
     const char *rest = scene_file("rest.json", rest_scene);
-    r = run_sim(rest, "--steps", "2", "--dt", "0.25");
+    r = run_sim(rest, "--steps", "2", "--dt", "0.03125");
     cr_assert_eq(count_lines(r.out), 1 + 3 * 2);
-    cr_assert_eq(strncmp(line_at(r.out, 5, line, sizeof line), "2,0.5,0,floor,", 14), 0, "%s", line);
+    cr_assert_eq(strncmp(line_at(r.out, 5, line, sizeof line), "2,0.0625,0,floor,", 17), 0, "%s", line);
     sim_free(&r);
 }
 
@@ -1113,17 +950,12 @@ static int spawn_on_terminal(const char *const *args, const char *out_path, pid_
     cr_assert_eq(unlockpt(master), 0);
     const char *slave = ptsname(master);
     cr_assert_not_null(slave);
-    const char *argv[16];
-    size_t n = 0;
-    argv[n++] = VOLTEX_SIM_PATH;
-    for (size_t i = 0; args[i] && n < 15; i++) argv[n++] = args[i];
-    argv[n] = NULL;
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addclose(&actions, master);
     posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, slave, O_RDWR | O_NOCTTY, 0);
-    cr_assert_eq(posix_spawn(pid, VOLTEX_SIM_PATH, &actions, NULL, (char *const *)argv, environ), 0);
+    *pid = spawn_sim(args, &actions);
     posix_spawn_file_actions_destroy(&actions);
     return master;
 }

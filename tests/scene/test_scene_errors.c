@@ -266,7 +266,7 @@ Test(scene_errors, duplicate_key)
 {
     expect_invalid(ENTITIES("{\"transform\": {\"position\": [0, 0, 0], \"position\": [1, 1, 1]}}"),
                    "s.json: entities[0].transform.position: duplicate key");
-    expect_invalid("{\"dt\": 0.1, \"entities\": [], \"dt\": 0.2}", "s.json: dt: duplicate key");
+    expect_invalid("{\"dt\": 0.01, \"entities\": [], \"dt\": 0.02}", "s.json: dt: duplicate key");
     expect_invalid(ENTITIES("{" SPHERE ", " SPHERE "}"), "s.json: entities[0].collider: duplicate key");
 }
 

@@ -320,6 +320,10 @@ static bool collect_pair(void *context, uint32_t proxy, uint32_t other)
     if (other == q->id) return true;
     /* Both changed: the query of the lower id keeps the pair. */
     if ((q->bp->slots[other].flags & SLOT_DIRTY) && other < q->id) return true;
+    if (q->bp->max_pairs && w->count >= q->bp->max_pairs) {
+        w->status = VX_ERR_BUDGET; /* stop before the pairs take the memory */
+        return false;
+    }
     if (w->count == w->capacity) {
         VX_RESERVE(w->status, w->pairs, w->capacity, w->count + 1u, 64u);
         if (w->status != VX_OK) return false;
@@ -414,6 +418,11 @@ static vx_status find_pairs_tree(vx_broadphase *bp, vx_broadphase_pair_list *out
         if (bp->workers[w].status != VX_OK) return bp->workers[w].status;
         n += bp->workers[w].count;
     }
+    if (bp->max_pairs) {
+        size_t kept = 0;
+        for (size_t i = 0; i < bp->pair_count; i++) kept += !names_dirty(bp, bp->pairs[i]);
+        if (kept + n > bp->max_pairs) return VX_ERR_BUDGET;
+    }
     VX_RESERVE(st, bp->fresh, bp->fresh_capacity, n, 64u);
     VX_RESERVE(st, bp->spare, bp->spare_capacity, bp->pair_count + n, 64u);
     if (st != VX_OK) return st;
@@ -467,6 +476,7 @@ static vx_status find_pairs_bvh(vx_broadphase *bp, vx_broadphase_pair_list *out)
         e->entity.generation = 0;
         e->aabb = s->tight;
     }
+    bp->bvh_pairs.limit = bp->max_pairs ? bp->max_pairs : SIZE_MAX; /* static pairs count too */
     st = vx_bvh_build(&bp->bvh, bp->entries, n);
     if (st == VX_OK) st = vx_bvh_query_pairs(&bp->bvh, &bp->bvh_pairs);
     VX_ARRAY_RESERVE(st, *out, bp->bvh_pairs.count, 64u);

@@ -78,6 +78,7 @@ typedef struct {
 typedef struct {
     vx_broadphase_kind kind;
     vx_broadphase_config config;
+    size_t max_pairs; /* find_pairs fails with VX_ERR_BUDGET past this many pairs (0: no limit) */
     vx_broadphase_slot *slots; /* indexed by id */
     uint32_t slot_capacity;
     size_t count;

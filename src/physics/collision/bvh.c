@@ -187,6 +187,7 @@ vx_status vx_bvh_build(vx_bvh *bvh, const vx_bvh_entry *entries, size_t count)
 
 static vx_status push_pair(vx_pair_list *out, vx_entity a, vx_entity b)
 {
+    if (out->count >= out->limit) return VX_ERR_BUDGET;
     if (out->count == out->capacity) {
         size_t cap = out->capacity ? out->capacity * 2u : 64u;
         if (cap < out->capacity || cap > SIZE_MAX / sizeof *out->items) return VX_ERR_NOMEM;
@@ -309,6 +310,7 @@ void vx_pair_list_init(vx_pair_list *list)
     list->items = NULL;
     list->count = 0;
     list->capacity = 0;
+    list->limit = SIZE_MAX;
 }
 
 void vx_pair_list_free(vx_pair_list *list)

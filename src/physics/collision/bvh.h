@@ -24,6 +24,7 @@ typedef struct {
     vx_entity_pair *items;
     size_t count;
     size_t capacity;
+    size_t limit; /* pushing more pairs fails with VX_ERR_BUDGET (vx_pair_list_init: SIZE_MAX) */
 } vx_pair_list;
 
 void vx_pair_list_init(vx_pair_list *list);

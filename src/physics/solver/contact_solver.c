@@ -40,6 +40,9 @@
  * where it is. Farther points stop at the surface first. Far above float
  * rounding of positions, far below any visible gap. */
 #define VX_CONTACT_TOUCH_TOLERANCE 1e-3f
+/* Of a substep: points of a stopped approach that would reach the surface
+ * within this much of the substep at that speed count as touching it. */
+#define VX_CONTACT_SIMULTANEOUS 0.01f
 /* m: a point whose feature id changed still warm starts from an old point
  * this close to it (in A's body frame), as Jolt and Bullet match points by
  * position: well above the motion of a resting contact in one step, well
@@ -239,7 +242,13 @@ static void prepare_point(vx_contact_constraint *c, const constraint_registers *
     float approach = fminf(vn0, pending);
     bool fast = restitution > 0.0f && approach < -config->restitution_threshold;
     anchor->approach = approach;
-    if (fast && sep <= VX_CONTACT_TOUCH_TOLERANCE) {
+    /* Points stopped at the surface together last substep bounce together:
+     * the solver leaves them a tilt that grows with the speed it stopped
+     * (its iterations' residual), and a face whose near corners bounce while
+     * its far ones wait would be set spinning. */
+    float touch = VX_CONTACT_TOUCH_TOLERANCE;
+    if (cached && pending < vn0) touch += VX_CONTACT_SIMULTANEOUS * (0.0f - pending) * h;
+    if (fast && sep <= touch) {
         row->bias = (0.0f - restitution) * approach;
         if (cached && pending < vn0) {
             /* The bounce of an approach stopped at the surface last
