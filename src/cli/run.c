@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli/clock.h"
+#include "cli/compare_report.h"
 #include "cli/output.h"
 #include "cli/progress.h"
 #include "cli/stats.h"
@@ -38,6 +39,7 @@ typedef struct {
     vx_cli_progress progress;
     vx_cli_stats stats;
     bool reader_gone; /* an output's reader went away (EPIPE): end quietly */
+    bool compare_differs; /* --compare found a number beyond the tolerance (printed once) */
 } vx_cli_session;
 
 static void fail(vx_cli_session *s, const char *fmt, ...)
@@ -93,11 +95,13 @@ static int emit_frame(vx_cli_session *s, int64_t frame, const vx_contact_list *c
         return VX_EXIT_USAGE;
     }
     if (s->golden) {
-        vx_status st = vx_golden_check_frame(s->golden, frame, &s->info, s->states, s->opt->tolerance, &err);
-        if (st != VX_OK) {
-            fail(s, "%s", err.message);
-            return st == VX_ERR_DIFFERENT ? VX_EXIT_DIFFERENT : VX_EXIT_USAGE;
-        }
+        /* The first difference in the numbers is printed as it comes and the
+         * run goes on for the summary; rows out of step end it. */
+        vx_status st = vx_golden_check_frame(s->golden, frame, &s->info, s->states, &err);
+        bool numbers_only = st == VX_ERR_DIFFERENT && vx_golden_in_step(s->golden);
+        if (st != VX_OK && !(numbers_only && s->compare_differs)) fail(s, "%s", err.message);
+        if (numbers_only) s->compare_differs = true;
+        else if (st != VX_OK) return st == VX_ERR_DIFFERENT ? VX_EXIT_DIFFERENT : VX_EXIT_USAGE;
     } else if (vx_body_writer_frame(&s->body, frame, s->states, contacts, &s->query_frame, &err) != VX_OK) {
         return write_failure(s, &s->body_out, &err);
     }
@@ -214,6 +218,8 @@ static int prepare(vx_cli_session *s)
     s->info.names = (const char *const *)s->scene.names;
     s->info.query_count = s->scene.query_count;
     s->info.query_names = (const char *const *)s->scene.query_names;
+    s->info.world = s->scene.world;
+    s->info.entities = s->scene.entities;
 
     s->states = calloc(s->scene.entity_count ? s->scene.entity_count : 1u, sizeof *s->states);
     if (!s->states) {
@@ -221,7 +227,8 @@ static int prepare(vx_cli_session *s)
         return VX_EXIT_USAGE;
     }
 
-    if (opt->compare && vx_golden_open(&s->golden, opt->compare, &err) != VX_OK) {
+    vx_golden_tolerance tolerance = {opt->tolerance, opt->rtol};
+    if (opt->compare && vx_golden_open(&s->golden, opt->compare, tolerance, &err) != VX_OK) {
         fail(s, "%s", err.message);
         return VX_EXIT_USAGE;
     }
@@ -256,7 +263,7 @@ static int prepare(vx_cli_session *s)
         if (vx_query_writer_begin(&s->query, s->query_out.file, &s->info, &err) != VX_OK)
             return write_failure(s, &s->query_out, &err);
     }
-    s->run_queries = s->scene.query_count > 0 && (s->query_open || (s->body_open && opt->format == VX_TRACE_JSON));
+    s->run_queries = s->scene.query_count > 0 && (s->query_open || (s->body_open && (opt->format == VX_TRACE_JSON || opt->format == VX_TRACE_JSONL)));
     return -1;
 }
 
@@ -340,6 +347,12 @@ int vx_cli_run(const vx_cli_options *opt)
             fail(&s, "%s", err.message);
             code = st == VX_ERR_DIFFERENT ? VX_EXIT_DIFFERENT : VX_EXIT_USAGE;
         }
+    }
+    if (s.golden && s.compare_differs && (code < 0 || code == VX_EXIT_DIFFERENT)) {
+        vx_cli_progress_clear(&s.progress);
+        vx_golden_summary summary = vx_golden_get_summary(s.golden);
+        vx_cli_compare_report(&summary, &s.info, (vx_golden_tolerance){opt->tolerance, opt->rtol}, stderr);
+        code = VX_EXIT_DIFFERENT;
     }
     /* Outputs end cleanly on every path. Closing failures are reported after a
      * difference (1) or a non-finite run (3) too, without changing the code;
