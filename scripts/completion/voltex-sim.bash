@@ -6,7 +6,7 @@ _voltex_sim()
     local cur=${COMP_WORDS[COMP_CWORD]} prev=""
     [ "$COMP_CWORD" -gt 0 ] && prev=${COMP_WORDS[COMP_CWORD - 1]}
     local options="--steps --dt --format --layout --output --contacts --queries --every --compare --tolerance
-                   --rtol --stats --stats=json --threads --order --solver --set --quiet --help --version"
+                   --rtol --stats --stats=json --threads --order --solver --set --quiet --help --version --schema"
     local solver_keys="iterations position_iterations substeps warm_starting sleeping threads
                        restitution_threshold baumgarte_slop baumgarte_percent max_correction
                        speculative_distance broadphase order reuse_contacts"

@@ -28,7 +28,8 @@ enum {
     OPT_SET,
     OPT_QUERIES,
     OPT_LAYOUT,
-    OPT_RTOL
+    OPT_RTOL,
+    OPT_SCHEMA
 };
 
 static const struct option long_options[] = {
@@ -51,6 +52,7 @@ static const struct option long_options[] = {
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
+    {"schema", no_argument, NULL, OPT_SCHEMA},
     {NULL, 0, NULL, 0},
 };
 
@@ -93,6 +95,7 @@ void vx_cli_print_usage(FILE *out)
           "  -q, --quiet            no progress output on stderr (default: progress when stderr is a terminal)\n"
           "  -h, --help             show this help and exit\n"
           "  -V, --version          show the version and exit\n"
+          "      --schema           print the JSON Schema of scene files and exit\n"
           "\n"
           "Exit codes: 0 success, 1 --compare found a difference, 2 usage error or bad scene,\n"
           "3 the simulation became non-finite, 4 an output could not be written.\n",
@@ -291,7 +294,7 @@ vx_cli_action vx_cli_parse_options(int argc, char **argv, vx_cli_options *opt, c
     opt->tolerance = VX_CLI_DEFAULT_TOLERANCE;
     message[0] = '\0';
 
-    bool help = false, version = false;
+    bool help = false, version = false, schema = false;
     opterr = 0; /* we print our own messages */
     for (;;) {
         int code = getopt_long(argc, argv, short_options, long_options, NULL);
@@ -322,6 +325,9 @@ vx_cli_action vx_cli_parse_options(int argc, char **argv, vx_cli_options *opt, c
         case 'V':
             version = true;
             break;
+        case OPT_SCHEMA:
+            schema = true;
+            break;
         case 'q':
             opt->quiet = true;
             break;
@@ -349,6 +355,7 @@ vx_cli_action vx_cli_parse_options(int argc, char **argv, vx_cli_options *opt, c
 
     if (help) return VX_CLI_HELP;
     if (version) return VX_CLI_VERSION;
+    if (schema) return VX_CLI_SCHEMA;
     if (opt->compare && opt->output) {
         set_message(message, size, "--compare and --output cannot be used together (--compare writes no body trace)");
         return VX_CLI_USAGE_ERROR;

@@ -55,6 +55,7 @@ typedef enum {
     VX_CLI_RUN = 0,  /* options complete: run the scene */
     VX_CLI_HELP,     /* --help */
     VX_CLI_VERSION,  /* --version */
+    VX_CLI_SCHEMA,   /* --schema */
     VX_CLI_USAGE_ERROR
 } vx_cli_action;
 
