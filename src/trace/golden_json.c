@@ -77,7 +77,7 @@ static vx_status read_names(json_source *j, const cJSON *header, vx_error *err)
     const cJSON *entities = cJSON_GetObjectItemCaseSensitive(header, "entities");
     if (!cJSON_IsArray(entities)) return invalid(j, "no \"entities\" array", err), VX_ERR_INVALID;
     size_t count = 0;
-    int64_t index;
+    int64_t index = 0;
     for (const cJSON *e = entities->child; e; e = e->next) {
         if (!read_integer(cJSON_GetObjectItemCaseSensitive(e, "entity"), &index) || index < 0 ||
             !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(e, "name")))
@@ -88,7 +88,7 @@ static vx_status read_names(json_source *j, const cJSON *header, vx_error *err)
     if (!j->names) return vx_error_set(err, VX_ERR_NOMEM, "%s: out of memory", j->base.path);
     j->name_count = count;
     for (const cJSON *e = entities->child; e; e = e->next) {
-        read_integer(cJSON_GetObjectItemCaseSensitive(e, "entity"), &index);
+        if (!read_integer(cJSON_GetObjectItemCaseSensitive(e, "entity"), &index)) continue; /* checked above */
         const char *name = cJSON_GetObjectItemCaseSensitive(e, "name")->valuestring;
         free(j->names[index]);
         j->names[index] = malloc(strlen(name) + 1);
