@@ -95,6 +95,13 @@ struct Body {
     btQuaternion rotation = btQuaternion::getIdentity();
 };
 
+// A ball joint (the only joint type the peer builds): entity indices, -1
+// for the world, and the anchor at load.
+struct BallJoint {
+    int a = -1, b = -1;
+    btVector3 anchor{0, 0, 0};
+};
+
 struct Scene {
     std::string name;
     btVector3 gravity{0.0f, -9.81f, 0.0f};
@@ -103,6 +110,7 @@ struct Scene {
     int iterations = 10, substeps = 1;
     bool warm_starting = true;
     std::vector<Body> bodies;
+    std::vector<BallJoint> joints;
 };
 
 class Reader {
@@ -270,6 +278,31 @@ Scene read_scene(const std::string &path)
             b.type = "static"; // a collider without a rigid body stops others, as a floor does
         scene.bodies.push_back(b);
     }
+    if (const cJSON *joints = cJSON_GetObjectItemCaseSensitive(doc, "joints")) {
+        if (!cJSON_IsArray(joints)) r.bad("joints", "expected an array");
+        int k = 0;
+        for (const cJSON *j = joints->child; j; j = j->next, k++) {
+            std::string where = "joints[" + std::to_string(k) + "]";
+            if (r.string(cJSON_GetObjectItemCaseSensitive(j, "type"), where + ".type") != "ball")
+                r.bad(where + ".type", "the Bullet peer builds ball joints only");
+            BallJoint bj;
+            int *side[2] = {&bj.a, &bj.b};
+            const char *keys[2] = {"a", "b"};
+            for (int s = 0; s < 2; s++) {
+                const cJSON *name = cJSON_GetObjectItemCaseSensitive(j, keys[s]);
+                if (!name || cJSON_IsNull(name)) continue;
+                std::string n = r.string(name, where + "." + keys[s]);
+                for (size_t i = 0; i < scene.bodies.size(); i++)
+                    if (scene.bodies[i].name == n) *side[s] = static_cast<int>(i);
+                if (*side[s] < 0) r.bad(where + "." + keys[s], "no entity named '" + n + "'");
+            }
+            // the anchor defaults to B's origin, A's when B is the world
+            int owner = bj.b >= 0 ? bj.b : bj.a;
+            bj.anchor = owner >= 0 ? scene.bodies[static_cast<size_t>(owner)].position : btVector3(0, 0, 0);
+            if (const cJSON *an = cJSON_GetObjectItemCaseSensitive(j, "anchor")) bj.anchor = r.vec3(an, where + ".anchor");
+            scene.joints.push_back(bj);
+        }
+    }
     if (scene.name.empty()) {
         std::string base = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
         if (base.size() > 5 && base.compare(base.size() - 5, 5, ".json") == 0) base.resize(base.size() - 5);
@@ -291,12 +324,48 @@ struct World {
     std::vector<std::unique_ptr<btRigidBody>> rigid_bodies;
     std::vector<btRigidBody *> by_entity;   // nullptr: the entity has neither collider nor rigid body
     std::vector<btRigidBody *> kinematic;
+    std::vector<std::unique_ptr<btPoint2PointConstraint>> joints;
 
     ~World()
     {
+        for (auto &j : joints) world.removeConstraint(j.get());
         for (auto &b : rigid_bodies) world.removeRigidBody(b.get());
     }
 };
+
+// The anchor in body b's frame (its pose at load).
+btVector3 pivot_in(const btRigidBody *b, const btVector3 &anchor) { return b->getWorldTransform().inverse() * anchor; }
+
+// Ball joints as btPoint2PointConstraint; the joined bodies do not collide
+// (voltex's collide_connected false).
+void build_joints(const Scene &scene, World &w)
+{
+    for (const BallJoint &j : scene.joints) {
+        btRigidBody *a = j.a >= 0 ? w.by_entity[static_cast<size_t>(j.a)] : nullptr;
+        btRigidBody *b = j.b >= 0 ? w.by_entity[static_cast<size_t>(j.b)] : nullptr;
+        std::unique_ptr<btPoint2PointConstraint> c;
+        if (a && b)
+            c = std::make_unique<btPoint2PointConstraint>(*a, *b, pivot_in(a, j.anchor), pivot_in(b, j.anchor));
+        else
+            c = std::make_unique<btPoint2PointConstraint>(a ? *a : *b, pivot_in(a ? a : b, j.anchor));
+        w.world.addConstraint(c.get(), true);
+        w.joints.push_back(std::move(c));
+    }
+}
+
+// The widest gap of a joint: its two pivots apart in the world (m).
+double widest_joint_gap(const World &w)
+{
+    double widest = 0.0;
+    for (const auto &c : w.joints) {
+        const btRigidBody &a = c->getRigidBodyA(), &b = c->getRigidBodyB();
+        btVector3 pa = a.getWorldTransform() * c->getPivotInA();
+        // a joint to the world keeps its world point as B's pivot (B is Bullet's fixed body)
+        btVector3 pb = &b == &btTypedConstraint::getFixedBody() ? c->getPivotInB() : b.getWorldTransform() * c->getPivotInB();
+        widest = std::max(widest, static_cast<double>((pa - pb).length()));
+    }
+    return widest;
+}
 
 std::unique_ptr<btCollisionShape> make_shape(const Body &b)
 {
@@ -585,6 +654,7 @@ int main(int argc, char **argv)
     long long steps = steps_override >= 0 ? steps_override : scene.steps;
     auto w = std::make_unique<World>();
     build_world(scene, *w);
+    build_joints(scene, *w);
     if (ray_count > 0) {
         int rc = run_rays(scene, *w, steps_override >= 0 ? steps_override : 120, static_cast<size_t>(ray_count),
                           static_cast<int>(repeat), gjk, dump);
@@ -645,6 +715,7 @@ int main(int argc, char **argv)
                 percentile(sorted, 0.95), mean_ms, sorted.empty() ? 0.0 : sorted.back());
     std::printf("%s: max displacement %.4g m (%s), peak memory %.1f MB\n", prog, max_displacement, moved.c_str(),
                 static_cast<double>(usage_now.ru_maxrss) / 1024.0);
+    if (!w->joints.empty()) std::printf("%s: joints %zu, widest gap at the end %.4g m\n", prog, w->joints.size(), widest_joint_gap(*w));
     w.reset();
     return 0;
 }

@@ -2,8 +2,8 @@
 # scripts/bench.sh [--peers] [--repeat N] [--threads N | --speedup N] [--order ORDER] [--solver KEY=VALUE]... [--trace-scene SCENE] [SCENE...]
 #
 # Builds voltex-sim (Release), runs each bench scene (default: every
-# scenes/bench/*.json but convex_pile, a minute a run on 2 cores, which
-# runs when named; a SCENE is a path or a name under scenes/bench/) N times
+# scenes/bench/*.json but convex_pile and joint_grid, a minute a run on 2 cores, which
+# run when named; a SCENE is a path or a name under scenes/bench/) N times
 # (default 3) with `voltex-sim --stats -q`, and prints one table of the
 # medians over the runs: bodies, steps, median and p95 ms per physics step,
 # steps/s, contacts/step, the stage split (broad/narrow/solver/integration,
@@ -125,7 +125,7 @@ resolve_scene() {
 }
 # Scenes of scenes/bench/ left out of the default list (long runs): they run
 # when named, e.g. scripts/bench.sh --peers convex_pile.
-long_scenes=" convex_pile "
+long_scenes=" convex_pile joint_grid "
 if [ ${#scenes[@]} -eq 0 ]; then
     while IFS= read -r path; do
         [[ "$long_scenes" == *" $(basename "$path" .json) "* ]] || scenes+=("$path")

@@ -1,17 +1,23 @@
 #!/usr/bin/python3
-"""Plot columns of a voltex-sim body trace (CSV) against time, into a PNG.
+"""Plot columns of a voltex-sim body trace or joint trace (CSV) against time, into a PNG.
 
     scripts/run.sh scenes/ball_drop.json | scripts/plot_trace.py --entity ball --y py --y vy -o ball.png
     scripts/plot_trace.py trace.csv --entity 1 --entity 2 --y px --y vx -o x.png
+    scripts/plot_trace.py joints.csv --entity j0 --y fy -o force.png
+    scripts/plot_trace.py trace.csv -e bob -y px --analytic "sin(0.1745*cos(2*pi*t/2.0099))" -o x.png
 
-Reads the long layout (a row per entity and frame) and the wide one
-(--layout wide: columns NAME.px ...). Columns are selected by name, so
-traces with extra columns work. Each kind of quantity gets its own axes with
-its unit (position m, velocity m/s, angular velocity rad/s, orientation);
-the legend names the entities.
+Reads the long layout (a row per entity and frame), the wide one (--layout
+wide: columns NAME.px ...) and joint traces (rows picked by the joint's name
+or index). Columns are selected by name, so traces with extra columns work.
+Each kind of quantity gets its own axes with its unit (position m, velocity
+m/s, angular velocity rad/s, orientation, force N, torque N m); the legend
+names the entities. --analytic draws an expression of t (the x column)
+dashed on the first column's axes, with math's functions (sin, cos, sqrt,
+pi, ...).
 """
 import argparse
 import csv
+import math
 import sys
 
 # The unit of each column of a body trace, and the axes it is drawn on.
@@ -20,6 +26,10 @@ QUANTITIES = [
     ("orientation", "quaternion", ("qx", "qy", "qz", "qw")),
     ("velocity", "m/s", ("vx", "vy", "vz")),
     ("angular velocity", "rad/s", ("wx", "wy", "wz")),
+    ("force", "N", ("fx", "fy", "fz")),  # the joint trace's
+    ("torque", "N m", ("tx", "ty", "tz")),
+    ("joint position", "rad or m", ("position",)),
+    ("joint speed", "rad/s or m/s", ("speed",)),
 ]
 X_UNITS = {"time": "s", "frame": None}
 
@@ -45,13 +55,26 @@ def parse_args(argv):
     p.add_argument("--x", default="time", help="column for the horizontal axis (default: time)")
     p.add_argument("--output", "-o", required=True, help="PNG file to write")
     p.add_argument("--title", help="plot title (default: the columns and entities)")
+    p.add_argument("--analytic", action="append", default=[],
+                   help="an expression of t to draw beside the data, dashed (repeat for several)")
     return p.parse_args(argv)
 
 
+def analytic_curve(expression, xs):
+    """The expression at each x (as t), with math's names; a clear error for a bad one."""
+    names = {k: getattr(math, k) for k in dir(math) if not k.startswith("_")}
+    try:
+        code = compile(expression, "--analytic", "eval")
+        return [float(eval(code, {"__builtins__": {}}, dict(names, t=x))) for x in xs]
+    except Exception as e:  # any error in the user's expression
+        fail(f"--analytic {expression!r}: {e}")
+
+
 def read_long(reader, header, entities, xcol, ycols):
-    """{(entity name, column): (xs, ys)} from rows of entity, name, ..."""
+    """{(entity name, column): (xs, ys)} from rows of entity (or joint), name, ..."""
     index = {name: i for i, name in enumerate(header)}
-    for col in [xcol, "entity", "name"] + ycols:
+    key = "joint" if "joint" in index and "entity" not in index else "entity"
+    for col in [xcol, key, "name"] + ycols:
         if col not in index:
             fail(f"no column {col!r} in the trace (columns: {', '.join(header)})")
     names = {}  # what the user wrote -> the entity's name
@@ -61,7 +84,7 @@ def read_long(reader, header, entities, xcol, ycols):
             fail(f"line {line}: expected {len(header)} cells, got {len(row)}")
         name = row[index["name"]]
         for e in entities:
-            if e == name or e == row[index["entity"]]:
+            if e == name or e == row[index[key]]:
                 names[e] = name
                 for c in ycols:
                     xs, ys = series.setdefault((name, c), ([], []))
@@ -110,7 +133,7 @@ def read_series(stream, entities, xcol, ycols):
         header = next(reader)
     except StopIteration:
         fail("the trace is empty")
-    if "entity" in header or "name" in header or not any("." in cell for cell in header):
+    if "name" in header or not any("." in cell for cell in header):
         return read_long(reader, header, entities, xcol, ycols)
     return read_wide(reader, header, entities, xcol, ycols)
 
@@ -126,8 +149,9 @@ def load_pyplot():
     return plt
 
 
-def make_figure(plt, series, xcol, ycols, title):
-    """One axes per kind of quantity, stacked, sharing the horizontal axis."""
+def make_figure(plt, series, xcol, ycols, title, analytic=()):
+    """One axes per kind of quantity, stacked, sharing the horizontal axis;
+    the analytic curves on the first."""
     groups = []  # (quantity, unit, [columns]) in the order the columns were asked
     for c in ycols:
         quantity, unit = quantity_of(c)
@@ -142,6 +166,10 @@ def make_figure(plt, series, xcol, ycols, title):
         for (name, c), (xs, ys) in series.items():
             if c in columns:
                 ax.plot(xs, ys, label=f"{name} {c}")
+        if columns is groups[0][2]:
+            xs = next(iter(series.values()))[0]
+            for expression in analytic:
+                ax.plot(xs, analytic_curve(expression, xs), "--", label=expression)
         ax.set_ylabel(f"{quantity} ({unit})" if unit else quantity)
         ax.grid(True, alpha=0.3)
         ax.legend(loc="best")
@@ -165,7 +193,7 @@ def main(argv):
             fail(f"{args.trace}: {e.strerror}")
     names = list(dict.fromkeys(name for name, _ in series))
     title = args.title or f"{', '.join(args.y)} of {', '.join(names)}"
-    fig = make_figure(plt, series, args.x, args.y, title)
+    fig = make_figure(plt, series, args.x, args.y, title, args.analytic)
     try:
         fig.savefig(args.output)
     except OSError as e:

@@ -8,12 +8,20 @@
 
 #include "voltex/ecs.h"
 #include "voltex/error.h"
+#include "voltex/joint.h"
 #include "voltex/physics.h"
 #include "voltex/query.h"
 #include "voltex/world.h"
 
 #define VX_SCENE_DEFAULT_STEPS 600
 #define VX_SCENE_MAX_STEPS 1000000000LL /* keeps step counts and times well inside float/int ranges */
+
+/* A joint of the scene's "joints" array. */
+typedef struct {
+    vx_joint_id id;           /* in the scene's world */
+    vx_joint_type type;
+    int64_t entity_a, entity_b; /* scene entity indices, -1 for the world */
+} vx_scene_joint;
 
 typedef struct {
     char *name;                /* scene "name", else the file name without .json */
@@ -25,6 +33,9 @@ typedef struct {
     size_t query_count;
     vx_query_def *queries;     /* the "queries" array; their ignore lists belong to the scene */
     char **query_names;        /* query_names[i]: the given name or "query<i>" */
+    size_t joint_count;
+    vx_scene_joint *joints;    /* the "joints" array, made in the world */
+    char **joint_names;        /* joint_names[i]: the given name or "joint<i>" */
 } vx_scene;
 
 /* Reads and validates the file. On failure *scene is left empty (nothing to

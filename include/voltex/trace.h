@@ -10,6 +10,7 @@
 
 #include "voltex/ecs.h"
 #include "voltex/error.h"
+#include "voltex/joint.h"
 #include "voltex/math.h"
 #include "voltex/physics.h"
 #include "voltex/query.h"
@@ -19,6 +20,8 @@
 #define VX_CONTACT_CSV_HEADER \
     "frame,time,entity_a,entity_b,name_a,name_b,nx,ny,nz,depth,ax,ay,az,bx,by,bz,impulse"
 #define VX_QUERY_CSV_HEADER "frame,time,query,name,hit,entity,entity_name,distance,px,py,pz,nx,ny,nz"
+#define VX_JOINT_CSV_HEADER \
+    "frame,time,joint,name,type,entity_a,entity_b,fx,fy,fz,tx,ty,tz,position,speed,broken"
 
 /* CSV: one row per entity per frame (the long layout); CSV_WIDE: one row per
  * frame with columns NAME.px ... NAME.wz per entity; JSON: one document;
@@ -36,11 +39,23 @@ typedef struct {
     const char *const *names;   /* names[i] of entity i */
     size_t query_count;         /* the scene's queries (0: none, and no "queries" in JSON frames) */
     const char *const *query_names;
+    size_t joint_count;         /* the scene's joints (0: none, and no "joints" in JSON frames) */
+    const struct vx_trace_joint *joints;
     /* Optional (NULL: not known): the world and entities[i] of entity i, from
      * which the JSONL header describes each entity's collider. */
     const vx_world *world;
     const vx_entity *entities;
 } vx_trace_info;
+
+/* What the joint trace names of joint i. */
+typedef struct vx_trace_joint {
+    const char *name;
+    vx_joint_type type;
+    int64_t entity_a, entity_b; /* entity indices, -1 for the world */
+} vx_trace_joint;
+
+/* "ball", "hinge", "slider", "fixed" or "distance". */
+const char *vx_joint_type_name(vx_joint_type type);
 
 /* Fills states[i] for entities[i] (vx_body_get_state; an entity not in the
  * world reads as the identity at rest). */
@@ -77,10 +92,12 @@ void vx_query_frame_free(vx_query_frame *f);
 vx_status vx_query_frame_run(vx_query_frame *f, vx_world *world, const vx_query_def *queries, size_t count,
                              vx_error *err);
 
-/* One frame. contacts and queries (either may be NULL) are written inline in
- * JSON (queries only when info->query_count > 0), ignored in CSV. */
+/* One frame. contacts, queries and joints (the states of the info's joints;
+ * any may be NULL) are written inline in JSON (queries and joints only when
+ * the info has some), ignored in CSV. */
 vx_status vx_body_writer_frame(vx_body_writer *w, int64_t frame, const vx_body_state *states,
-                               const vx_contact_list *contacts, const vx_query_frame *queries, vx_error *err);
+                               const vx_contact_list *contacts, const vx_query_frame *queries,
+                               const vx_joint_state *joints, vx_error *err);
 /* Closes the JSON document and flushes. */
 vx_status vx_body_writer_end(vx_body_writer *w, vx_error *err);
 
@@ -105,6 +122,16 @@ typedef struct {
 vx_status vx_query_writer_begin(vx_query_writer *w, FILE *out, const vx_trace_info *info, vx_error *err);
 vx_status vx_query_writer_frame(vx_query_writer *w, int64_t frame, const vx_query_frame *queries, vx_error *err);
 vx_status vx_query_writer_end(vx_query_writer *w, vx_error *err);
+
+/* ---- joint trace (CSV): a row per joint per written frame ---- */
+typedef struct {
+    FILE *out;
+    const vx_trace_info *info;
+} vx_joint_writer;
+
+vx_status vx_joint_writer_begin(vx_joint_writer *w, FILE *out, const vx_trace_info *info, vx_error *err);
+vx_status vx_joint_writer_frame(vx_joint_writer *w, int64_t frame, const vx_joint_state *joints, vx_error *err);
+vx_status vx_joint_writer_end(vx_joint_writer *w, vx_error *err);
 
 /* ---- golden comparison ---- */
 /* A golden body trace in any of the formats the writers make (CSV long or

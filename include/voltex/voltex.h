@@ -10,6 +10,7 @@
 #include "voltex/ecs.h"
 #include "voltex/physics.h"
 #include "voltex/world.h"
+#include "voltex/joint.h"
 #include "voltex/query.h"
 #include "voltex/collide.h"
 #include "voltex/rotation.h"

@@ -5,8 +5,9 @@ _voltex_sim()
 {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=""
     [ "$COMP_CWORD" -gt 0 ] && prev=${COMP_WORDS[COMP_CWORD - 1]}
-    local options="--steps --dt --format --layout --output --contacts --queries --every --compare --tolerance
-                   --rtol --stats --stats=json --threads --order --solver --set --quiet --help --version --schema"
+    local options="--steps --dt --format --layout --output --contacts --queries --joints --every --compare
+                   --tolerance --rtol --stats --stats=json --threads --order --solver --set --quiet --help
+                   --version --schema"
     local solver_keys="iterations position_iterations substeps warm_starting sleeping threads
                        restitution_threshold baumgarte_slop baumgarte_percent max_correction
                        speculative_distance broadphase order reuse_contacts"
@@ -19,7 +20,7 @@ _voltex_sim()
         mapfile -t COMPREPLY < <(compgen -W "$solver_keys" -S "=" -- "$cur")
         compopt -o nospace 2>/dev/null
         return 0 ;;
-    -o | --output | --contacts | --queries | --compare)
+    -o | --output | --contacts | --queries | --joints | --compare)
         mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return 0 ;;
     -n | --steps | --dt | --every | --tolerance | --rtol | --threads | --set) return 0 ;; # a value of the user's
     esac

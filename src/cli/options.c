@@ -27,6 +27,7 @@ enum {
     OPT_SOLVER,
     OPT_SET,
     OPT_QUERIES,
+    OPT_JOINTS,
     OPT_LAYOUT,
     OPT_RTOL,
     OPT_SCHEMA
@@ -40,6 +41,7 @@ static const struct option long_options[] = {
     {"output", required_argument, NULL, 'o'},
     {"contacts", required_argument, NULL, OPT_CONTACTS},
     {"queries", required_argument, NULL, OPT_QUERIES},
+    {"joints", required_argument, NULL, OPT_JOINTS},
     {"every", required_argument, NULL, OPT_EVERY},
     {"compare", required_argument, NULL, OPT_COMPARE},
     {"tolerance", required_argument, NULL, OPT_TOLERANCE},
@@ -75,6 +77,8 @@ void vx_cli_print_usage(FILE *out)
           "  -o, --output FILE      body trace destination, - is stdout (default: stdout)\n"
           "      --contacts FILE    also write the contact trace (CSV) to FILE (default: off)\n"
           "      --queries FILE     also write the query trace (CSV) of the scene's queries to FILE\n"
+          "                         (default: off)\n"
+          "      --joints FILE      also write the joint trace (CSV) of the scene's joints to FILE\n"
           "                         (default: off)\n"
           "      --every K          write frames 0, K, 2K, ... and always the last, K >= 1 (default: 1)\n"
           "      --compare GOLDEN   compare the body trace with a golden body trace (CSV, JSON or JSONL)\n"
@@ -198,6 +202,9 @@ static bool apply_option(vx_cli_options *opt, int code, const char *arg, char *m
         return true;
     case OPT_QUERIES:
         opt->queries = arg;
+        return true;
+    case OPT_JOINTS:
+        opt->joints = arg;
         return true;
     case OPT_EVERY:
         if (!vx_parse_int64(arg, &i) || i < 1) {
@@ -382,6 +389,12 @@ vx_cli_action vx_cli_parse_options(int argc, char **argv, vx_cli_options *opt, c
     if (opt->queries && strcmp(opt->queries, "-") == 0 && (body_on_stdout || contacts_on_stdout)) {
         set_message(message, size, "--queries -: %s already goes to stdout",
                     body_on_stdout ? "the body trace" : "the contact trace");
+        return VX_CLI_USAGE_ERROR;
+    }
+    bool queries_on_stdout = opt->queries && strcmp(opt->queries, "-") == 0;
+    if (opt->joints && strcmp(opt->joints, "-") == 0 && (body_on_stdout || contacts_on_stdout || queries_on_stdout)) {
+        set_message(message, size, "--joints -: %s already goes to stdout",
+                    body_on_stdout ? "the body trace" : (contacts_on_stdout ? "the contact trace" : "the query trace"));
         return VX_CLI_USAGE_ERROR;
     }
     if (!opt->scene_path) {

@@ -31,6 +31,7 @@ typedef struct {
     const char *output;   /* NULL: stdout; "-" is stdout too */
     const char *contacts; /* NULL: no contact trace */
     const char *queries;  /* NULL: no query trace */
+    const char *joints;   /* NULL: no joint trace */
     int64_t every;
     const char *compare;  /* golden body trace, NULL: off */
     double tolerance;

@@ -27,12 +27,17 @@ typedef struct {
     vx_cli_output body_out;
     vx_cli_output contact_out;
     vx_cli_output query_out;
+    vx_cli_output joint_out;
     vx_body_writer body;
     vx_contact_writer contact;
     vx_query_writer query;
+    vx_joint_writer joint;
     bool body_open;    /* the body writer began: end it */
     bool contact_open; /* the contact writer began: end it */
     bool query_open;   /* the query writer began: end it */
+    bool joint_open;   /* the joint writer began: end it */
+    vx_trace_joint *trace_joints; /* the scene's joints as the traces name them */
+    vx_joint_state *joint_states; /* their states at the frame */
     bool run_queries;  /* the scene's queries are written (query trace or JSON frames) */
     vx_query_frame query_frame;
     vx_body_state *states;
@@ -102,13 +107,16 @@ static int emit_frame(vx_cli_session *s, int64_t frame, const vx_contact_list *c
         if (st != VX_OK && !(numbers_only && s->compare_differs)) fail(s, "%s", err.message);
         if (numbers_only) s->compare_differs = true;
         else if (st != VX_OK) return st == VX_ERR_DIFFERENT ? VX_EXIT_DIFFERENT : VX_EXIT_USAGE;
-    } else if (vx_body_writer_frame(&s->body, frame, s->states, contacts, &s->query_frame, &err) != VX_OK) {
+    } else if (vx_body_writer_frame(&s->body, frame, s->states, contacts, &s->query_frame, s->joint_states, &err) !=
+               VX_OK) {
         return write_failure(s, &s->body_out, &err);
     }
     if (s->contact_open && frame > 0 && vx_contact_writer_frame(&s->contact, frame, contacts, &err) != VX_OK)
         return write_failure(s, &s->contact_out, &err);
     if (s->query_open && vx_query_writer_frame(&s->query, frame, &s->query_frame, &err) != VX_OK)
         return write_failure(s, &s->query_out, &err);
+    if (s->joint_open && vx_joint_writer_frame(&s->joint, frame, s->joint_states, &err) != VX_OK)
+        return write_failure(s, &s->joint_out, &err);
     return -1;
 }
 
@@ -150,7 +158,12 @@ static int finish_outputs(vx_cli_session *s, bool quiet)
     }
     if (vx_cli_output_close(&s->body_out, &err) != VX_OK) close_failed(s, &code, quiet, &s->body_out, &err);
     if (vx_cli_output_close(&s->contact_out, &err) != VX_OK) close_failed(s, &code, quiet, &s->contact_out, &err);
+    if (s->joint_open) {
+        s->joint_open = false;
+        if (vx_joint_writer_end(&s->joint, &err) != VX_OK) close_failed(s, &code, quiet, &s->joint_out, &err);
+    }
     if (vx_cli_output_close(&s->query_out, &err) != VX_OK) close_failed(s, &code, quiet, &s->query_out, &err);
+    if (vx_cli_output_close(&s->joint_out, &err) != VX_OK) close_failed(s, &code, quiet, &s->joint_out, &err);
     return code;
 }
 
@@ -161,6 +174,10 @@ static void session_free(vx_cli_session *s)
     s->golden = NULL;
     free(s->states);
     s->states = NULL;
+    free(s->trace_joints);
+    s->trace_joints = NULL;
+    free(s->joint_states);
+    s->joint_states = NULL;
     vx_query_frame_free(&s->query_frame);
     if (s->scene_loaded) vx_scene_destroy(&s->scene);
     s->scene_loaded = false;
@@ -222,7 +239,17 @@ static int prepare(vx_cli_session *s)
     s->info.entities = s->scene.entities;
 
     s->states = calloc(s->scene.entity_count ? s->scene.entity_count : 1u, sizeof *s->states);
-    if (!s->states) {
+    size_t joints = s->scene.joint_count;
+    s->trace_joints = calloc(joints ? joints : 1u, sizeof *s->trace_joints);
+    s->joint_states = calloc(joints ? joints : 1u, sizeof *s->joint_states);
+    for (size_t i = 0; s->trace_joints && i < joints; i++) {
+        const vx_scene_joint *j = &s->scene.joints[i];
+        vx_trace_joint tj = {s->scene.joint_names[i], j->type, j->entity_a, j->entity_b};
+        s->trace_joints[i] = tj;
+    }
+    s->info.joint_count = joints;
+    s->info.joints = s->trace_joints;
+    if (!s->states || !s->trace_joints || !s->joint_states) {
         fail(s, "out of memory");
         return VX_EXIT_USAGE;
     }
@@ -247,6 +274,10 @@ static int prepare(vx_cli_session *s)
         fail(s, "%s", err.message);
         return VX_EXIT_OUTPUT;
     }
+    if (opt->joints && vx_cli_output_open(&s->joint_out, opt->joints, &err) != VX_OK) {
+        fail(s, "%s", err.message);
+        return VX_EXIT_OUTPUT;
+    }
 
     if (s->body_out.file) {
         s->body_open = true;
@@ -263,7 +294,13 @@ static int prepare(vx_cli_session *s)
         if (vx_query_writer_begin(&s->query, s->query_out.file, &s->info, &err) != VX_OK)
             return write_failure(s, &s->query_out, &err);
     }
-    s->run_queries = s->scene.query_count > 0 && (s->query_open || (s->body_open && (opt->format == VX_TRACE_JSON || opt->format == VX_TRACE_JSONL)));
+    if (s->joint_out.file) {
+        s->joint_open = true;
+        if (vx_joint_writer_begin(&s->joint, s->joint_out.file, &s->info, &err) != VX_OK)
+            return write_failure(s, &s->joint_out, &err);
+    }
+    bool json_body = s->body_open && (opt->format == VX_TRACE_JSON || opt->format == VX_TRACE_JSONL);
+    s->run_queries = s->scene.query_count > 0 && (s->query_open || json_body);
     return -1;
 }
 
@@ -271,6 +308,9 @@ static int prepare(vx_cli_session *s)
 static int take_snapshot(vx_cli_session *s, int64_t frame)
 {
     vx_trace_snapshot(s->scene.world, s->scene.entities, s->scene.entity_count, s->states);
+    for (size_t i = 0; i < s->scene.joint_count; i++)
+        if (vx_joint_get_state(s->scene.world, s->scene.joints[i].id, &s->joint_states[i], NULL) != VX_OK)
+            memset(&s->joint_states[i], 0, sizeof s->joint_states[i]);
     size_t bad = first_nonfinite(s->states, s->scene.entity_count);
     if (bad == s->scene.entity_count) return -1;
     fail(s, "simulation became non-finite at frame %" PRId64 ", entity %zu (%s)", frame, bad, s->scene.names[bad]);
@@ -330,7 +370,8 @@ int vx_cli_run(const vx_cli_options *opt)
     }
 
     bool trace_on_stdout = (s.body_out.file && s.body_out.is_stdout) ||
-                           (s.contact_out.file && s.contact_out.is_stdout) || (s.query_out.file && s.query_out.is_stdout);
+                           (s.contact_out.file && s.contact_out.is_stdout) || (s.query_out.file && s.query_out.is_stdout) ||
+                           (s.joint_out.file && s.joint_out.is_stdout);
     vx_cli_progress_init(&s.progress, opt->quiet, trace_on_stdout, s.steps);
     vx_cli_stats_start(&s.stats, &s.scene, vx_world_get_def(s.scene.world));
     code = simulate(&s);

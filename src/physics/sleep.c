@@ -330,9 +330,13 @@ static void update_still_times(vx_sleep_state *s, const vx_body_set *bodies, flo
 
 /* Islands of the touching points of report; a dynamic body pushed by a
  * moving kinematic one is not still. */
-static void link_islands(vx_sleep_state *s, const vx_body_set *bodies, const vx_contact_list *report)
+static void link_islands(vx_sleep_state *s, const vx_body_set *bodies, const vx_contact_list *report,
+                         const vx_joint_link *links, size_t link_count)
 {
     for (size_t i = 0; i < bodies->count; i++) s->parent[i] = (uint32_t)i;
+    for (size_t k = 0; k < link_count; k++)
+        if (is_awake_dynamic(&bodies->info[links[k].a]) && is_awake_dynamic(&bodies->info[links[k].b]))
+            vx_union_find_join(s->parent, links[k].a, links[k].b);
     for (size_t k = 0; k < report->count; k++) {
         const vx_contact *c = &report->items[k];
         /* The points of a pair come together: one link per pair. */
@@ -400,8 +404,24 @@ static size_t count_awake(const vx_sleep_state *s, const vx_body_set *bodies, bo
     return n;
 }
 
+void vx_sleep_wake_linked(vx_sleep_state *s, vx_body_set *bodies, const vx_joint_link *links, size_t link_count)
+{
+    bool woke = true;
+    while (woke && s->asleep_count > 0) {
+        woke = false;
+        for (size_t k = 0; k < link_count; k++) {
+            uint32_t a = links[k].a, b = links[k].b;
+            if (bodies->info[a].asleep == bodies->info[b].asleep) continue;
+            uint32_t sleeper = bodies->info[a].asleep ? a : b;
+            if (!is_active(bodies, sleeper == a ? b : a)) continue;
+            wake_island(s, bodies, bodies->info[sleeper].entity.index, 0.0f);
+            woke = true;
+        }
+    }
+}
+
 vx_status vx_sleep_end_step(vx_sleep_state *s, vx_body_set *bodies, const vx_world_def *config,
-                            vx_contact_list *report)
+                            vx_contact_list *report, const vx_joint_link *links, size_t link_count)
 {
     if (!config->sleeping) {
         s->last_report.count = 0;
@@ -412,7 +432,7 @@ vx_status vx_sleep_end_step(vx_sleep_state *s, vx_body_set *bodies, const vx_wor
     if (st == VX_OK) st = reserve_slots(s, bodies->count);
     if (st != VX_OK) return st;
     update_still_times(s, bodies, config->fixed_dt);
-    link_islands(s, bodies, report);
+    link_islands(s, bodies, report, links, link_count);
     fall_asleep(s, bodies);
     s->awake_count = count_awake(s, bodies, true);
     return keep_sleeping_points(s, report);

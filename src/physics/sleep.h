@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "physics/body/body_set.h"
+#include "physics/joint/joint_solver.h"
 #include "physics/collision/broadphase.h"
 #include "physics/solver/contact_cache.h"
 #include "voltex/physics.h"
@@ -83,6 +84,10 @@ vx_status vx_sleep_unstash_cache(vx_sleep_state *s, vx_contact_cache *cache);
  * the last report join report (sorted), then still times, islands, and the
  * islands that fall asleep (their velocities set to 0 for the scatter). */
 vx_status vx_sleep_end_step(vx_sleep_state *s, vx_body_set *bodies, const vx_world_def *config,
-                            vx_contact_list *report);
+                            vx_contact_list *report, const vx_joint_link *links, size_t link_count);
+/* At the start of the step (after vx_sleep_begin_step): a sleeping body
+ * linked by a joint to an awake or moving one wakes with its island, until
+ * no link joins a sleeper to a mover. */
+void vx_sleep_wake_linked(vx_sleep_state *s, vx_body_set *bodies, const vx_joint_link *links, size_t link_count);
 
 #endif

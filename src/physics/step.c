@@ -18,6 +18,7 @@
 #include "physics/collision/ccd.h"
 #include "physics/collision/narrow_phase.h"
 #include "physics/contact_key.h"
+#include "physics/joint/joint_solver.h"
 #include "physics/sleep.h"
 #include "physics/solver/contact_cache.h"
 #include "physics/solver/contact_solver.h"
@@ -33,6 +34,8 @@ struct vx_step_stages {
     vx_narrow_phase narrow;
     vx_contact_solver solver;
     vx_contact_cache cache;
+    vx_joint_solver joints;
+    vx_solver_extra_rows joint_rows; /* the joints' rows in the contact solver's passes */
     vx_step_counts counts;
     vx_ccd_scratch ccd;
     vx_thread_pool *pool; /* config->threads > 1 */
@@ -77,6 +80,7 @@ void vx_step_state_init(vx_step_state *state)
 {
     state->stages = NULL;
     state->profile = false;
+    state->joints = NULL;
 }
 
 void vx_step_profile(vx_step_state *state, bool on) { state->profile = on; }
@@ -99,10 +103,27 @@ void vx_step_state_free(vx_step_state *state)
     vx_narrow_phase_free(&st->narrow);
     vx_contact_solver_free(&st->solver);
     vx_contact_cache_free(&st->cache);
+    vx_joint_solver_free(&st->joints);
     vx_ccd_scratch_free(&st->ccd);
     vx_thread_pool_destroy(st->pool);
     free(st);
     state->stages = NULL;
+}
+
+static void joint_warm_start(void *context, vx_contact_hot_velocity *vel, bool warm_start)
+{
+    vx_joint_solver_warm_start(context, vel, warm_start);
+}
+
+static void joint_pass(void *context, vx_contact_hot_velocity *vel) { vx_joint_solver_velocity_pass(context, vel); }
+
+/* The joints' rows for a substep of h from the poses now, in the contact
+ * solver's passes when there are any. */
+static vx_status prepare_joints(struct vx_step_stages *st, float h)
+{
+    vx_status s = vx_joint_solver_prepare(&st->joints, &st->bodies, h);
+    st->solver.extra = vx_joint_solver_has_rows(&st->joints) ? &st->joint_rows : NULL;
+    return s;
 }
 
 static vx_status ensure_stages(vx_step_state *state)
@@ -116,6 +137,10 @@ static vx_status ensure_stages(vx_step_state *state)
     vx_narrow_phase_init(&st->narrow);
     vx_contact_solver_init(&st->solver);
     vx_contact_cache_init(&st->cache);
+    vx_joint_solver_init(&st->joints);
+    st->joint_rows.context = &st->joints;
+    st->joint_rows.warm_start = joint_warm_start;
+    st->joint_rows.pass = joint_pass;
     vx_ccd_scratch_init(&st->ccd);
     st->tuning = vx_step_tuning_default();
     state->stages = st;
@@ -174,6 +199,7 @@ static vx_status begin_substep(struct vx_step_stages *st, const vx_world_def *co
     vx_status s = vx_body_broadphase_find_pairs(&st->broadphase, bodies, config->speculative_distance, lookahead);
     if (s != VX_OK) return s;
     vx_broadphase_pair_list *pairs = &st->broadphase.pairs;
+    vx_joint_solver_filter_pairs(&st->joints, pairs);
     st->counts.broadphase_pairs += pairs->count;
     vx_sleep_wake_touched(&st->sleep, bodies, pairs, config->speculative_distance, h);
     st->counts.narrow_pairs += pairs->count;
@@ -206,9 +232,11 @@ static vx_status step_single(struct vx_step_stages *st, const vx_world_def *conf
     vx_body_set *bodies = &st->bodies;
     vx_broadphase_pair_list *pairs = NULL;
     vx_status s = begin_substep(st, config, h, h, &pairs);
+    if (s == VX_OK) s = prepare_joints(st, h);
     if (s != VX_OK) return s;
     s = vx_contact_solver_solve_velocities(&st->solver, bodies, config->warm_starting, config->iterations);
     if (s != VX_OK) return s;
+    vx_joint_solver_end_substep(&st->joints);
     lap(st, STAGE_SOLVER);
 
     vx_body_set_integrate_positions(bodies, h, st->active);
@@ -218,6 +246,7 @@ static vx_status step_single(struct vx_step_stages *st, const vx_world_def *conf
     if (s != VX_OK) return s;
     lap(st, STAGE_OTHER);
     vx_contact_solver_solve_positions(&st->solver, bodies, config);
+    vx_joint_solver_solve_positions(&st->joints, bodies, config->position_iterations);
 
     s = store_cache(st);
     if (s == VX_OK) s = vx_contact_solver_report(&st->solver, bodies, points);
@@ -247,6 +276,8 @@ static vx_status step_substepped(struct vx_step_stages *st, const vx_world_def *
             vx_body_set_integrate_velocities(bodies, h, st->active);
             lap(st, STAGE_INTEGRATE);
         }
+        s = prepare_joints(st, h);
+        if (s != VX_OK) return s;
         vx_contact_substep_solve(&st->solver, bodies, h, config->iterations, config);
         lap(st, STAGE_SOLVER);
         vx_body_set_integrate_positions(bodies, h, st->active);
@@ -255,7 +286,9 @@ static vx_status step_substepped(struct vx_step_stages *st, const vx_world_def *
         if (s != VX_OK) return s;
         lap(st, STAGE_OTHER);
         vx_contact_substep_relax(&st->solver, bodies, h, VX_SUBSTEP_RELAX_ITERATIONS);
+        vx_joint_solver_end_substep(&st->joints);
         vx_contact_solver_solve_positions(&st->solver, bodies, config);
+        vx_joint_solver_solve_positions(&st->joints, bodies, config->position_iterations);
         lap(st, STAGE_SOLVER);
     }
     vx_contact_substep_end(&st->solver, bodies);
@@ -296,6 +329,9 @@ vx_status vx_step(vx_registry *registry, const vx_world_def *config, vx_step_sta
     VX_ASSERT(h > 0.0f && config->substeps >= 1);
     bool statics_moved = false;
     st = vx_sleep_begin_step(&stages->sleep, &stages->bodies, config);
+    if (st == VX_OK) st = vx_joint_solver_bind(&stages->joints, state->joints, &stages->bodies);
+    if (st == VX_OK && config->sleeping)
+        vx_sleep_wake_linked(&stages->sleep, &stages->bodies, stages->joints.links, stages->joints.link_count);
     if (st == VX_OK)
         st = vx_body_broadphase_sync(&stages->broadphase, &stages->bodies, config->broadphase,
                                      config->speculative_distance, config->substeps > 1 ? config->fixed_dt : h,
@@ -311,7 +347,9 @@ vx_status vx_step(vx_registry *registry, const vx_world_def *config, vx_step_sta
         vx_contact_list_clear(report);
         return st;
     }
-    st = vx_sleep_end_step(&stages->sleep, &stages->bodies, config, report);
+    vx_joint_solver_finish(&stages->joints, &stages->bodies, config->fixed_dt);
+    st = vx_sleep_end_step(&stages->sleep, &stages->bodies, config, report, stages->joints.links,
+                           stages->joints.link_count);
     if (st != VX_OK) {
         vx_contact_list_clear(report);
         return st;

@@ -19,7 +19,10 @@ struct vx_step_stages;
 typedef struct {
     struct vx_step_stages *stages; /* made by the first step (or vx_step_tuning_of) */
     bool profile;                  /* vx_step_profile: time the stages of every step */
+    struct vx_joint_set *joints;   /* the world's joints, not owned (NULL: none) */
 } vx_step_state;
+
+struct vx_joint_set;
 
 void vx_step_state_init(vx_step_state *state);
 void vx_step_state_free(vx_step_state *state);

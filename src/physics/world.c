@@ -66,6 +66,8 @@ vx_world *vx_world_create(const vx_world_def *def, vx_error *err)
     w->registry = registry;
     w->def = *def;
     vx_step_state_init(&w->state);
+    vx_joint_set_init(&w->joints);
+    w->state.joints = &w->joints;
     vx_contact_list_init(&w->contacts);
     vx_world_queries_init(&w->queries);
     return w;
@@ -79,6 +81,7 @@ void vx_world_destroy(vx_world *world)
     free(world->hulls);
     vx_contact_list_free(&world->contacts);
     vx_step_state_free(&world->state);
+    vx_joint_set_free(&world->joints);
     vx_registry_destroy(world->registry);
     free(world);
 }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "physics/collision/dynamic_tree.h"
+#include "physics/joint/joint_set.h"
 #include "physics/step.h"
 #include "voltex/query.h"
 #include "voltex/world.h"
@@ -33,6 +34,7 @@ struct vx_world {
     vx_contact_list contacts; /* the last step's */
     uint64_t changes;         /* one more for every step and every change made through the API */
     vx_world_queries queries;
+    vx_joint_set joints;
     struct vx_hull **hulls;   /* the hulls it made (vx_world_make_hull), freed with it */
     size_t hull_count, hull_capacity;
 };

@@ -15,6 +15,7 @@ typedef struct {
     vx_scene *scene;     /* being filled; torn down by the caller on failure */
     vx_world_def def;    /* the world's settings as read so far */
     const cJSON *queries; /* read after the entities, whose names they use */
+    const cJSON *joints;  /* the same */
     /* the top-level "shapes", read before anything else: entities name them */
     size_t shape_count;
     const char **shape_names; /* the keys, owned by the JSON tree */
@@ -48,6 +49,20 @@ vx_status vx_scene_read_shapes(vx_scene_builder *b, const cJSON *shapes);
 vx_status vx_scene_read_transform(vx_scene_builder *b, const cJSON *transform, vx_scene_entity_def *def);
 vx_status vx_scene_read_collider(vx_scene_builder *b, const cJSON *collider, vx_scene_entity_def *def);
 vx_status vx_scene_read_rigidbody(vx_scene_builder *b, const cJSON *rigidbody, vx_scene_entity_def *def);
+vx_status vx_scene_read_joints(vx_scene_builder *b, const cJSON *joints);
+/* The entity named by item (a string): its index, or an error with a hint
+ * when the name is close to one that exists. */
+vx_status vx_scene_read_entity_ref(vx_scene_builder *b, const cJSON *item, size_t *index);
+/* Item `index` of array (queries, joints) gets object's "name", else
+ * prefix<index>, copied into names_out[index]; a name given twice is an error. */
+vx_status vx_scene_read_item_name(vx_scene_builder *b, vx_name_index *names, const cJSON *object, size_t index,
+                                  const char *prefix, const char *array, char **names_out);
+/* The "type" of an item of the arrays after the entities (queries,
+ * joints): its index in kinds; without one, the keys are checked against
+ * any_keys first (a misspelt key is then the likelier mistake), then the
+ * missing type is reported; an unknown one "must be <expected>". */
+vx_status vx_scene_read_kind(vx_json_reader *r, const cJSON *object, const char *const *kinds, size_t kind_count,
+                             const char *const *any_keys, size_t any_key_count, const char *expected, size_t *out);
 /* Applies sets to the parsed scene (scene_set.c); "--set PATH: ..." on error. */
 vx_status vx_scene_apply_sets(cJSON *root, const vx_scene_set *sets, size_t count, vx_error *err);
 /* A collider object with "position" and "rotation" / "rotation_deg" (a

@@ -16,8 +16,8 @@
 
 /* "$schema": where an editor finds the scene's JSON Schema (voltex-sim
  * --schema); a string, not used by the loader. */
-static const char *const top_keys[] = {"name",   "gravity",  "dt",      "steps",
-                                       "solver", "shapes",   "entities", "queries", "$schema"};
+static const char *const top_keys[] = {"name",     "gravity", "dt",     "steps",  "solver",
+                                       "shapes",   "entities", "queries", "joints", "$schema"};
 
 static char *copy_string(const char *s, size_t length)
 {
@@ -65,6 +65,10 @@ static vx_status read_top_member(vx_scene_builder *b, const cJSON *m)
         b->queries = m;
         return VX_OK;
     }
+    if (strcmp(key, "joints") == 0) {
+        b->joints = m;
+        return VX_OK;
+    }
     if (strcmp(key, "shapes") == 0) return VX_OK; /* read first */
     return vx_scene_read_entities(b, m);
 }
@@ -100,6 +104,12 @@ static vx_status read_scene(vx_scene_builder *b, const cJSON *root)
     if (b->queries) {
         size_t mark = vx_json_path_push_key(r, "queries");
         st = vx_scene_read_queries(b, b->queries);
+        vx_json_path_pop(r, mark);
+        if (st != VX_OK) return st;
+    }
+    if (b->joints) {
+        size_t mark = vx_json_path_push_key(r, "joints");
+        st = vx_scene_read_joints(b, b->joints);
         vx_json_path_pop(r, mark);
         if (st != VX_OK) return st;
     }
@@ -266,6 +276,10 @@ void vx_scene_destroy(vx_scene *scene)
         if (scene->query_names) free(scene->query_names[i]);
     }
     free(scene->queries);
+    if (scene->joint_names)
+        for (size_t i = 0; i < scene->joint_count; i++) free(scene->joint_names[i]);
+    free(scene->joint_names);
+    free(scene->joints);
     free(scene->query_names);
     free(scene->name);
     memset(scene, 0, sizeof *scene);

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scene/did_you_mean.h"
 #include "scene/scene_internal.h"
 
 #define KEYS(array) array, sizeof array / sizeof array[0]
@@ -31,50 +30,24 @@ static const query_info query_types[] = {
     {"overlap", VX_QUERY_OVERLAP, KEYS(overlap_keys)},
 };
 
-/* The type decides which keys belong; without one, a misspelt key is the
- * likelier mistake, so the keys are checked first. */
-static vx_status read_type(vx_json_reader *r, const cJSON *query, const query_info **out)
+/* The type decides which keys belong (vx_scene_read_kind). */
+static vx_status read_type(vx_json_reader *r, const cJSON *object, const query_info **out)
 {
-    const cJSON *type = cJSON_GetObjectItemCaseSensitive(query, "type");
-    if (!type) {
-        vx_status st = VX_OK;
-        for (const cJSON *m = query->child; st == VX_OK && m; m = m->next) {
-            size_t mark = vx_json_path_push_key(r, m->string);
-            st = vx_json_check_member(r, query, m, KEYS(any_query_keys));
-            vx_json_path_pop(r, mark);
-        }
-        return st != VX_OK ? st : vx_json_missing(r, "type", "");
-    }
-    size_t mark = vx_json_path_push_key(r, "type");
-    const char *name = NULL;
-    vx_status st = vx_json_read_string(r, type, &name);
-    if (st == VX_OK) {
-        *out = NULL;
-        for (size_t i = 0; i < sizeof query_types / sizeof query_types[0]; i++)
-            if (strcmp(name, query_types[i].name) == 0) *out = &query_types[i];
-        if (!*out) st = vx_json_fail(r, VX_ERR_INVALID, "must be \"ray\", \"sphere_cast\" or \"overlap\"");
-    }
-    vx_json_path_pop(r, mark);
+    const char *query_type_names[sizeof query_types / sizeof query_types[0]];
+    for (size_t i = 0; i < sizeof query_types / sizeof query_types[0]; i++) query_type_names[i] = query_types[i].name;
+    size_t kind = 0;
+    vx_status st = vx_scene_read_kind(r, object, query_type_names, sizeof query_types / sizeof query_types[0], KEYS(any_query_keys),
+                                      "\"ray\", \"sphere_cast\" or \"overlap\"", &kind);
+    if (st == VX_OK) *out = &query_types[kind];
     return st;
 }
 
-/* The entity named by item (a string), with a hint when the name is close
- * to one that exists. */
 static vx_status read_entity_name(vx_scene_builder *b, const cJSON *item, vx_entity *out)
 {
-    const char *name = NULL;
-    vx_status st = vx_json_read_string(&b->json, item, &name);
-    if (st != VX_OK) return st;
-    const vx_scene *scene = b->scene;
-    size_t index = vx_name_index_find(&b->names, scene->names, name);
-    if (index != VX_NAME_NONE) {
-        *out = scene->entities[index];
-        return VX_OK;
-    }
-    const char *hint = vx_did_you_mean(name, (const char *const *)scene->names, scene->entity_count);
-    if (hint)
-        return vx_json_fail(&b->json, VX_ERR_INVALID, "no entity named \"%s\" (did you mean \"%s\"?)", name, hint);
-    return vx_json_fail(&b->json, VX_ERR_INVALID, "no entity named \"%s\"", name);
+    size_t index = 0;
+    vx_status st = vx_scene_read_entity_ref(b, item, &index);
+    if (st == VX_OK) *out = b->scene->entities[index];
+    return st;
 }
 
 static vx_status read_ignore(vx_scene_builder *b, const cJSON *item, vx_query_def *q)
@@ -140,40 +113,6 @@ static vx_status check_required(vx_json_reader *r, vx_query_type type, const giv
     return VX_OK;
 }
 
-/* Gives query `index` its name (copied into the scene). */
-static vx_status claim_name(vx_scene_builder *b, vx_name_index *names, const char *name, size_t index)
-{
-    vx_scene *scene = b->scene;
-    size_t length = strlen(name);
-    char *copy = malloc(length + 1);
-    if (!copy) return vx_scene_fail_nomem(b);
-    memcpy(copy, name, length + 1);
-    scene->query_names[index] = copy;
-    size_t other = vx_name_index_claim(names, scene->query_names, copy, index);
-    if (other != VX_NAME_NONE)
-        return vx_json_fail(&b->json, VX_ERR_INVALID, "duplicate name \"%s\" (also queries[%zu])", name, other);
-    return VX_OK;
-}
-
-static vx_status read_name(vx_scene_builder *b, vx_name_index *names, const cJSON *query, size_t index)
-{
-    const cJSON *item = cJSON_GetObjectItemCaseSensitive(query, "name");
-    char fallback[32];
-    const char *name = fallback;
-    size_t mark = vx_json_path_push_key(&b->json, "name");
-    vx_status st = VX_OK;
-    if (item) {
-        st = vx_json_read_string(&b->json, item, &name);
-        if (st == VX_OK && !vx_scene_name_valid(name))
-            st = vx_json_fail(&b->json, VX_ERR_INVALID, "must be 1-64 letters, digits, '_', '.' or '-'");
-    } else {
-        snprintf(fallback, sizeof fallback, "query%zu", index);
-    }
-    if (st == VX_OK) st = claim_name(b, names, name, index);
-    vx_json_path_pop(&b->json, mark);
-    return st;
-}
-
 static vx_status read_query(vx_scene_builder *b, vx_name_index *names, const cJSON *query, size_t index)
 {
     vx_json_reader *r = &b->json;
@@ -191,7 +130,7 @@ static vx_status read_query(vx_scene_builder *b, vx_name_index *names, const cJS
         vx_json_path_pop(r, mark);
     }
     if (st == VX_OK) st = check_required(r, info->type, &given);
-    if (st == VX_OK) st = read_name(b, names, query, index);
+    if (st == VX_OK) st = vx_scene_read_item_name(b, names, query, index, "query", "queries", b->scene->query_names);
     return st;
 }
 

@@ -1,6 +1,8 @@
 /* Body trace as one JSON document, streamed: the opening (scene, dt, steps,
  * entities) at begin, one object per frame, the closing at end. Memory does
  * not grow with the number of frames. */
+#include <string.h>
+
 #include "trace/body_formats.h"
 
 /* "{"scene":...,"dt":...,"steps":...,<sep>"entities":[...]" (not closed):
@@ -104,11 +106,35 @@ static void json_queries(vx_trace_out *o, const vx_trace_info *info, const vx_qu
     vx_trace_out_char(o, ']');
 }
 
-/* {"frame":k,"time":t,"bodies":[...],"contacts":[...],"queries":[...]}: a
- * frame of the JSON document, and a line of JSONL. */
+/* {"joint": i, "force", "torque", "position", "speed", "broken"} */
+static void json_joints(vx_trace_out *o, const vx_trace_info *info, const vx_joint_state *joints)
+{
+    vx_trace_out_str(o, ",\"joints\":[");
+    for (size_t i = 0; i < info->joint_count; i++) {
+        vx_joint_state zero;
+        memset(&zero, 0, sizeof zero);
+        const vx_joint_state *s = joints ? &joints[i] : &zero;
+        if (i > 0) vx_trace_out_char(o, ',');
+        vx_trace_out_str(o, "{\"joint\":");
+        vx_trace_out_int(o, (int64_t)i);
+        vx_trace_out_str(o, ",\"force\":");
+        vx_trace_out_json_vec3(o, s->force);
+        vx_trace_out_str(o, ",\"torque\":");
+        vx_trace_out_json_vec3(o, s->torque);
+        vx_trace_out_str(o, ",\"position\":");
+        vx_trace_out_json_float(o, s->position);
+        vx_trace_out_str(o, ",\"speed\":");
+        vx_trace_out_json_float(o, s->speed);
+        vx_trace_out_str(o, s->broken ? ",\"broken\":true}" : ",\"broken\":false}");
+    }
+    vx_trace_out_char(o, ']');
+}
+
+/* {"frame":k,"time":t,"bodies":[...],"contacts":[...],"queries":[...],"joints":[...]}:
+ * a frame of the JSON document, and a line of JSONL. */
 void vx_body_json_frame_object(vx_trace_out *o, const vx_trace_info *info, int64_t frame,
                                const vx_body_state *states, const vx_contact_list *contacts,
-                               const vx_query_frame *queries)
+                               const vx_query_frame *queries, const vx_joint_state *joints)
 {
     vx_trace_out_str(o, "{\"frame\":");
     vx_trace_out_int(o, frame);
@@ -138,16 +164,18 @@ void vx_body_json_frame_object(vx_trace_out *o, const vx_trace_info *info, int64
     }
     vx_trace_out_char(o, ']');
     if (info->query_count > 0) json_queries(o, info, queries);
+    if (info->joint_count > 0) json_joints(o, info, joints);
     vx_trace_out_char(o, '}');
 }
 
 vx_status vx_body_json_frame(vx_body_writer *w, int64_t frame, const vx_body_state *states,
-                             const vx_contact_list *contacts, const vx_query_frame *queries, vx_error *err)
+                             const vx_contact_list *contacts, const vx_query_frame *queries,
+                             const vx_joint_state *joints, vx_error *err)
 {
     vx_trace_out o;
     vx_trace_out_init(&o, w->out);
     if (w->frames_written > 0) vx_trace_out_str(&o, ",\n");
-    vx_body_json_frame_object(&o, w->info, frame, states, contacts, queries);
+    vx_body_json_frame_object(&o, w->info, frame, states, contacts, queries, joints);
     return vx_trace_out_flush(&o, false, err);
 }
 

@@ -20,12 +20,13 @@ vx_status vx_body_writer_begin(vx_body_writer *w, FILE *out, vx_trace_format for
 }
 
 vx_status vx_body_writer_frame(vx_body_writer *w, int64_t frame, const vx_body_state *states,
-                               const vx_contact_list *contacts, const vx_query_frame *queries, vx_error *err)
+                               const vx_contact_list *contacts, const vx_query_frame *queries,
+                               const vx_joint_state *joints, vx_error *err)
 {
     vx_status st;
     switch (w->format) {
-    case VX_TRACE_JSON: st = vx_body_json_frame(w, frame, states, contacts, queries, err); break;
-    case VX_TRACE_JSONL: st = vx_body_jsonl_frame(w, frame, states, contacts, queries, err); break;
+    case VX_TRACE_JSON: st = vx_body_json_frame(w, frame, states, contacts, queries, joints, err); break;
+    case VX_TRACE_JSONL: st = vx_body_jsonl_frame(w, frame, states, contacts, queries, joints, err); break;
     case VX_TRACE_CSV_WIDE: st = vx_body_csv_wide_frame(w, frame, states, err); break;
     case VX_TRACE_CSV:
     default: st = vx_body_csv_frame(w, frame, states, err); break;

@@ -269,7 +269,7 @@ Test(cli, help_lists_every_option_on_stdout)
     sim_result r = run_sim("--help");
     cr_assert_eq(r.code, 0);
     cr_assert_eq(r.err_size, 0, "stderr: %s", r.err);
-    const char *options[] = {"--steps", "--dt", "--format", "--output", "--contacts", "--queries", "--every",
+    const char *options[] = {"--steps", "--dt", "--format", "--output", "--contacts", "--queries", "--joints", "--every",
                              "--compare",
                              "--tolerance", "--stats", "--threads", "--order", "--quiet", "--help", "--version", "-n,",
                              "-f,", "-o,", "-q,", "-h,", "-V,", "SCENE.json", "default"};
@@ -1238,4 +1238,107 @@ Test(cli, closed_pipe_ends_quietly_and_promptly)
     cr_assert_str_eq(err, "", "a reader that goes away is no error");
     free(err);
     cr_assert_lt(elapsed, 5.0, "took %.1f s", elapsed);
+}
+
+/* ---- joints ---- */
+
+/* A ball hanging from the world on a distance joint 1 m long, and a box
+ * welded to the ball. */
+static const char joint_scene[] =
+    "{ \"name\": \"hang\", \"dt\": 0.015625, \"steps\": 4,\n"
+    "  \"entities\": [\n"
+    "    { \"name\": \"ball\", \"transform\": { \"position\": [0, 1, 0] },\n"
+    "      \"collider\": { \"type\": \"sphere\", \"radius\": 0.1 }, \"rigidbody\": { \"mass\": 2 } },\n"
+    "    { \"name\": \"tag\", \"transform\": { \"position\": [0, 0.8, 0] },\n"
+    "      \"collider\": { \"type\": \"box\", \"half_extents\": [0.05, 0.05, 0.05] }, \"rigidbody\": { \"mass\": 1 } } ],\n"
+    "  \"joints\": [\n"
+    "    { \"name\": \"string\", \"type\": \"distance\", \"b\": \"ball\", \"anchor_a\": [0, 2, 0] },\n"
+    "    { \"type\": \"fixed\", \"a\": \"ball\", \"b\": \"tag\" } ] }\n";
+
+Test(cli, joints_file_header_and_rows)
+{
+    const char *scene = scene_file("hang.json", joint_scene);
+    const char *joints = wpath("joints.csv");
+    sim_result r = run_sim(scene, "--joints", joints, "--every", "4", "-q", "-o", wpath("body.csv"));
+    cr_assert_eq(r.code, 0, "stderr: %s", r.err);
+    char *text = read_whole_file(joints, NULL);
+    char line[512];
+    cr_assert_str_eq(line_at(text, 0, line, sizeof line),
+                     "frame,time,joint,name,type,entity_a,entity_b,fx,fy,fz,tx,ty,tz,position,speed,broken");
+    /* frame 0: no force yet; the distance joint's position is its length */
+    cr_assert_str_eq(line_at(text, 1, line, sizeof line), "0,0,0,string,distance,-1,0,0,0,0,0,0,0,1,0,0");
+    cr_assert_str_eq(line_at(text, 2, line, sizeof line), "0,0,1,joint1,fixed,0,1,0,0,0,0,0,0,0,0,0");
+    cr_assert_eq(count_lines(text), 1 + 2 * 2, "%s", text);
+    /* frame 4: the string holds both bodies up (3 kg: 29.43 N on the ball,
+     * pulling it up), the weld the box (9.81 N up on the box) */
+    double fy_string = 0.0, fy_weld = 0.0;
+    cr_assert_eq(sscanf(line_at(text, 3, line, sizeof line), "4,0.0625,0,string,distance,-1,0,%*f,%lf", &fy_string), 1,
+                 "%s", line);
+    cr_assert_eq(sscanf(line_at(text, 4, line, sizeof line), "4,0.0625,1,joint1,fixed,0,1,%*f,%lf", &fy_weld), 1, "%s",
+                 line);
+    cr_assert_float_eq(fy_string, 3.0 * 9.81, 1e-3, "%s", text);
+    cr_assert_float_eq(fy_weld, 9.81, 1e-3, "%s", text);
+    free(text);
+    sim_free(&r);
+}
+
+Test(cli, json_frames_carry_the_joints)
+{
+    const char *scene = scene_file("hang.json", joint_scene);
+    sim_result r = run_sim(scene, "--format", "json", "--steps", "1", "-q");
+    cr_assert_eq(r.code, 0, "stderr: %s", r.err);
+    cJSON *doc = cJSON_Parse(r.out);
+    cr_assert_not_null(doc, "not JSON: %s", r.out);
+    const cJSON *frame = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "frames"), 1);
+    const cJSON *joints = cJSON_GetObjectItemCaseSensitive(frame, "joints");
+    cr_assert_eq(cJSON_GetArraySize(joints), 2);
+    const cJSON *string = cJSON_GetArrayItem(joints, 0);
+    cr_assert_eq(cJSON_GetObjectItemCaseSensitive(string, "joint")->valuedouble, 0.0);
+    cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(string, "force")), 3);
+    cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(string, "torque")), 3);
+    cr_assert_float_eq(cJSON_GetObjectItemCaseSensitive(string, "position")->valuedouble, 1.0, 1e-5);
+    cr_assert(cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(string, "speed")));
+    cr_assert(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(string, "broken")));
+    cJSON_Delete(doc);
+    sim_free(&r);
+    /* a scene without joints keeps its frames as they were */
+    scene = scene_file("rest.json", rest_scene);
+    r = run_sim(scene, "--format", "json", "--steps", "1", "-q");
+    cr_assert_eq(r.code, 0);
+    cr_assert_null(strstr(r.out, "joints"));
+    sim_free(&r);
+    r = run_sim(scene, "--joints", "-");
+    assert_failure(&r, 2, "voltex-sim: --joints -: the body trace already goes to stdout\n");
+    sim_free(&r);
+}
+
+/* A ragdoll tumbling down stairs (joints and contacts together): the body
+ * and joint traces are the same bytes for 1, 2 and 3 threads, in both
+ * orders. */
+Test(cli, joint_traces_are_byte_identical_for_any_thread_count)
+{
+    const char *scene = VOLTEX_SOURCE_DIR "/scenes/ragdoll.json";
+    const char *orders[2] = {"sequential", "colored"};
+    for (int o = 0; o < 2; o++) {
+        char joints[3][512];
+        sim_result r[3];
+        const char *threads[3] = {"1", "2", "3"};
+        for (int k = 0; k < 3; k++) {
+            snprintf(joints[k], sizeof joints[k], "%s/joints_%d_%d.csv", work_dir, o, k);
+            r[k] = run_sim(scene, "--steps", "120", "--order", orders[o], "--threads", threads[k], "--joints",
+                           joints[k]);
+            cr_assert_eq(r[k].code, 0, "stderr: %s", r[k].err);
+        }
+        for (int k = 1; k < 3; k++) {
+            cr_assert(r[0].out_size == r[k].out_size && memcmp(r[0].out, r[k].out, r[0].out_size) == 0,
+                      "%s: --threads %s differs from 1", orders[o], threads[k]);
+            size_t n0 = 0, nk = 0;
+            char *j0 = read_whole_file(joints[0], &n0), *jk = read_whole_file(joints[k], &nk);
+            cr_assert(n0 > 1000 && n0 == nk && memcmp(j0, jk, n0) == 0, "%s: joint traces differ for --threads %s",
+                      orders[o], threads[k]);
+            free(j0);
+            free(jk);
+        }
+        for (int k = 0; k < 3; k++) sim_free(&r[k]);
+    }
 }

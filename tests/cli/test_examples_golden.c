@@ -90,23 +90,24 @@ static char *read_file(const char *path, long *size)
     return text;
 }
 
-/* A scene with queries has a golden query trace too (NAME.queries.csv),
- * which the run's must equal byte for byte: the queries are exact and
- * deterministic, there is no tolerance to allow. */
-Test(examples_golden, every_scene_with_queries_matches_its_golden_query_trace, .timeout = 120)
+/* The golden extra traces NAME<suffix> (the query trace, the joint trace)
+ * of the scenes that have one, against the run's written with `option`,
+ * byte for byte: they are deterministic, there is no tolerance to allow.
+ * Returns how many were compared. */
+static int compare_extra_traces(const char *suffix, const char *option)
 {
     char names[64][128];
     size_t n = list_scenes(names, 64);
     int compared = 0;
     for (size_t i = 0; i < n; i++) {
         char golden[512], cmd[2048], out[64];
-        snprintf(golden, sizeof golden, GOLDEN_DIR "/%s.queries.csv", names[i]);
+        snprintf(golden, sizeof golden, GOLDEN_DIR "/%s%s", names[i], suffix);
         long golden_size = 0;
         char *want = read_file(golden, &golden_size);
         if (!want) continue;
-        snprintf(out, sizeof out, "/tmp/vx_golden_queries_%d", (int)getpid());
-        snprintf(cmd, sizeof cmd, "'%s' '" SCENES_DIR "/%s.json' -q -o /dev/null --queries %s", VOLTEX_SIM_PATH,
-                 names[i], out);
+        snprintf(out, sizeof out, "/tmp/vx_golden_extra_%d", (int)getpid());
+        snprintf(cmd, sizeof cmd, "'%s' '" SCENES_DIR "/%s.json' -q -o /dev/null %s %s", VOLTEX_SIM_PATH, names[i],
+                 option, out);
         int status = system(cmd);
         cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "scene %s failed", names[i]);
         long got_size = 0;
@@ -114,10 +115,21 @@ Test(examples_golden, every_scene_with_queries_matches_its_golden_query_trace, .
         remove(out);
         cr_assert_not_null(got);
         cr_assert(got_size == golden_size && memcmp(got, want, (size_t)got_size) == 0,
-                  "scene %s: the query trace differs from %s", names[i], golden);
+                  "scene %s: the %s trace differs from %s", names[i], option, golden);
         free(got);
         free(want);
         compared++;
     }
-    cr_assert_geq(compared, 1, "scenes/probes.json has a golden query trace");
+    return compared;
+}
+
+Test(examples_golden, every_scene_with_queries_matches_its_golden_query_trace, .timeout = 120)
+{
+    cr_assert_geq(compare_extra_traces(".queries.csv", "--queries"), 1, "scenes/probes.json has a golden query trace");
+}
+
+Test(examples_golden, every_scene_with_joints_matches_its_golden_joint_trace, .timeout = 120)
+{
+    cr_assert_geq(compare_extra_traces(".joints.csv", "--joints"), 2,
+                  "scenes/pendulum.json and scenes/ragdoll.json have golden joint traces");
 }

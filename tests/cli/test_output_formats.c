@@ -31,46 +31,54 @@ static size_t split_lines(char *text, char **lines, size_t max)
     return n;
 }
 
-Test(formats, jsonl_is_a_header_then_the_json_documents_frames)
+/* Runs scene for steps with -f json and -f jsonl: the JSONL has a header
+ * line and then, a line each, the document's frames (compared as JSON); the
+ * header, parsed, for the caller to check and delete. */
+static cJSON *jsonl_matching_the_document(const char *scene, int steps)
 {
-    vx_command doc = vx_command_run(SIM " " SCENES "/ball_drop.json -n 3 -f json");
-    vx_command lines = vx_command_run(SIM " " SCENES "/ball_drop.json -n 3 -f jsonl");
+    vx_command doc = vx_command_run(SIM " " SCENES "/%s -n %d -f json", scene, steps);
+    vx_command lines = vx_command_run(SIM " " SCENES "/%s -n %d -f jsonl", scene, steps);
     cr_assert_eq(doc.code, 0, "%s", doc.err);
     cr_assert_eq(lines.code, 0, "%s", lines.err);
     cJSON *document = cJSON_Parse(doc.out);
     cr_assert_not_null(document);
-    char *line[8];
-    cr_assert_eq(split_lines(lines.out, line, 8), 5, "a header and frames 0..3");
-
+    char *line[64];
+    cr_assert_eq(split_lines(lines.out, line, 64), (size_t)steps + 2, "a header and frames 0..%d", steps);
     cJSON *header = cJSON_Parse(line[0]);
     cr_assert_not_null(header, "%s", line[0]);
+    cr_assert_null(cJSON_GetObjectItem(header, "frames"));
+    cr_assert(cJSON_Compare(cJSON_GetObjectItem(header, "dt"), cJSON_GetObjectItem(document, "dt"), true));
+    cr_assert(cJSON_Compare(cJSON_GetObjectItem(header, "scene"), cJSON_GetObjectItem(document, "scene"), true));
+    cJSON *frames = cJSON_GetObjectItem(document, "frames");
+    cr_assert_eq(cJSON_GetArraySize(frames), steps + 1);
+    for (int k = 0; k <= steps; k++) {
+        cJSON *frame = cJSON_Parse(line[k + 1]);
+        cr_assert_not_null(frame, "line %d: %s", k + 2, line[k + 1]);
+        cr_assert(cJSON_Compare(frame, cJSON_GetArrayItem(frames, k), true), "frame %d differs from the document's", k);
+        cJSON_Delete(frame);
+    }
+    cJSON_Delete(document);
+    vx_command_free(&doc);
+    vx_command_free(&lines);
+    return header;
+}
+
+Test(formats, jsonl_is_a_header_then_the_json_documents_frames)
+{
+    cJSON *header = jsonl_matching_the_document("ball_drop.json", 3);
     cr_assert_str_eq(cJSON_GetObjectItem(header, "scene")->valuestring, "ball_drop");
     cr_assert_eq(cJSON_GetObjectItem(header, "steps")->valuedouble, 3.0);
-    cr_assert(cJSON_Compare(cJSON_GetObjectItem(header, "dt"), cJSON_GetObjectItem(document, "dt"), true));
-    cr_assert_null(cJSON_GetObjectItem(header, "frames"));
     cJSON *entities = cJSON_GetObjectItem(header, "entities");
     cr_assert_eq(cJSON_GetArraySize(entities), 2);
     cJSON *floor = cJSON_GetArrayItem(entities, 0), *ball = cJSON_GetArrayItem(entities, 1);
     cr_assert_str_eq(cJSON_GetObjectItem(floor, "name")->valuestring, "floor");
     cJSON *expected_floor = cJSON_Parse("{\"type\":\"box\",\"half_extents\":[10,1,10]}");
     cJSON *expected_ball = cJSON_Parse("{\"type\":\"sphere\",\"radius\":0.5}");
-    cr_assert(cJSON_Compare(cJSON_GetObjectItem(floor, "collider"), expected_floor, true), "%s", line[0]);
-    cr_assert(cJSON_Compare(cJSON_GetObjectItem(ball, "collider"), expected_ball, true), "%s", line[0]);
-
-    cJSON *frames = cJSON_GetObjectItem(document, "frames");
-    cr_assert_eq(cJSON_GetArraySize(frames), 4);
-    for (int k = 0; k < 4; k++) {
-        cJSON *frame = cJSON_Parse(line[k + 1]);
-        cr_assert_not_null(frame, "line %d: %s", k + 2, line[k + 1]);
-        cr_assert(cJSON_Compare(frame, cJSON_GetArrayItem(frames, k), true), "frame %d differs from the document's", k);
-        cJSON_Delete(frame);
-    }
+    cr_assert(cJSON_Compare(cJSON_GetObjectItem(floor, "collider"), expected_floor, true));
+    cr_assert(cJSON_Compare(cJSON_GetObjectItem(ball, "collider"), expected_ball, true));
     cJSON_Delete(expected_floor);
     cJSON_Delete(expected_ball);
     cJSON_Delete(header);
-    cJSON_Delete(document);
-    vx_command_free(&doc);
-    vx_command_free(&lines);
 }
 
 Test(formats, jsonl_header_has_hull_corners_and_query_names)
@@ -232,4 +240,18 @@ Test(formats, relative_tolerance)
     snprintf(golden, sizeof golden, "%s/golden", dir);
     unlink(golden);
     rmdir(dir);
+}
+
+Test(formats, jsonl_carries_the_joints)
+{
+    /* the header names each joint, its type and entities; each frame's
+     * "joints" are the JSON document's */
+    cJSON *header = jsonl_matching_the_document("pendulum.json", 2);
+    cJSON *joint = cJSON_GetArrayItem(cJSON_GetObjectItem(header, "joints"), 0);
+    cr_assert_not_null(joint);
+    cr_assert_str_eq(cJSON_GetObjectItem(joint, "name")->valuestring, "string");
+    cr_assert_str_eq(cJSON_GetObjectItem(joint, "type")->valuestring, "distance");
+    cr_assert_eq(cJSON_GetObjectItem(joint, "entity_a")->valuedouble, -1.0, "the world");
+    cr_assert_eq(cJSON_GetObjectItem(joint, "entity_b")->valuedouble, 0.0);
+    cJSON_Delete(header);
 }

@@ -25,6 +25,8 @@ A line `<!-- doc-test: DIRECTIVE -->` right before a block changes that:
 - `file NAME`: the block is saved as NAME for the blocks after it (a JSON
   scene is also run);
 - `in SCENE`: a JSON fragment ("key": value, ...) run as part of SCENE;
+- `schema only: REASON`: a JSON fragment checked with the JSON Schema
+  alone (in a scene of no entities), for the reason given;
 - `is FILE`: the block is the repository's FILE, exactly;
 - `output of PROGRAM`: the block's lines are the output of the built
   PROGRAM (docs/examples), in order (`...` for any lines);
@@ -228,6 +230,18 @@ def check_block(block, root, source):
             return f"no {m.group(2)!r} in {m.group(1)}"
         at = program.rfind("\n", 0, at) + 1
         return run_c(program[:at] + block.text + program[at:], root)
+    if d.startswith("schema only"):
+        if not re.match(r"schema only: \S", d):
+            return "write schema only: REASON"
+        try:
+            scene = json.loads("{" + block.text + "}")
+        except ValueError as e:
+            return f"not a JSON fragment: {e}"
+        scene.setdefault("entities", [])
+        from jsonschema import Draft202012Validator
+        with open(os.path.join(root, "schema", "scene.schema.json")) as f:
+            error = next(iter(Draft202012Validator(json.load(f)).iter_errors(scene)), None)
+        return f"the JSON Schema rejects it: {error.message[:200]}" if error else None
     if d.startswith("in "):
         with open(os.path.join(source, d[3:].strip())) as f:
             scene = json.load(f)

@@ -32,16 +32,19 @@ typedef struct {
  * (every test program declares TestSuite(validation, .fini = vx_validation_fini)). */
 static vx_validation vx_validation_current;
 
-/* Loads scenes/NAME.json (NAME may name a subfolder: "bench/stack_10") and checks the settings every validation scene
- * shares: 60 Hz, 10 velocity iterations, 1 substep, sleeping off. */
-static inline vx_validation *vx_validation_open(const char *name)
+/* Loads scenes/NAME.json (NAME may name a subfolder: "bench/stack_10") with
+ * the overrides sets (as --set gives them; may be NULL) and checks the
+ * settings every validation scene shares: 60 Hz, 10 velocity iterations, 1
+ * substep, sleeping off. */
+static inline vx_validation *vx_validation_open_with(const char *name, const vx_scene_set *sets, size_t set_count)
 {
     vx_validation *v = &vx_validation_current;
     memset(v, 0, sizeof *v);
     char path[512];
     snprintf(path, sizeof path, VX_VALIDATION_SCENES "%s.json", name);
     vx_error err;
-    vx_status st = vx_scene_load_file(path, &v->scene, &err);
+    vx_scene_source source = {path, -1, NULL, sets, set_count};
+    vx_status st = vx_scene_load(&source, &v->scene, &err);
     cr_assert_eq(st, VX_OK, "%s", err.message);
     const vx_world_def *def = vx_world_get_def(v->scene.world);
     cr_assert_eq(def->fixed_dt, 1.0f / 60.0f, "%s: dt %g", name, (double)def->fixed_dt);
@@ -58,6 +61,8 @@ static inline vx_validation *vx_validation_open(const char *name)
     memcpy(v->now, v->start, n * sizeof *v->now);
     return v;
 }
+
+static inline vx_validation *vx_validation_open(const char *name) { return vx_validation_open_with(name, NULL, 0); }
 
 static inline void vx_validation_fini(void)
 {
@@ -176,6 +181,20 @@ static inline double vx_validation_kinetic_energy(const vx_validation *v, const 
         e += (double)vx_rotational_energy(q, s[i].w, vx_validation_inertia(v, i));
     }
     return e;
+}
+
+/* Kinetic plus potential energy of the dynamic bodies (centres of mass). */
+static inline double vx_validation_total_energy(const vx_validation *v, const vx_body_state *s)
+{
+    double g = (double)vx_vec3_length(vx_world_get_def(v->scene.world)->gravity), e = 0.0;
+    for (size_t i = 0; i < v->scene.entity_count; i++) {
+        if (!vx_validation_is_dynamic(v, i)) continue;
+        vx_vec3 c, vc;
+        vx_quat q;
+        vx_validation_body_frame(v, i, &s[i], &c, &vc, &q);
+        e += (double)vx_validation_body(v, i)->mass * g * (double)c.y;
+    }
+    return e + vx_validation_kinetic_energy(v, s);
 }
 
 static inline double vx_validation_distance(vx_vec3 a, vx_vec3 b) { return (double)vx_vec3_length(vx_vec3_sub(a, b)); }

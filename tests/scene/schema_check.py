@@ -37,6 +37,12 @@ NOT_EXPRESSIBLE = [
     (r": gives a mass of .* out of range", "the mass is the density times the collider's volume: arithmetic"),
     (r": all points lie on one (plane|line)", "whether points span a volume is geometry"),
     (r": fewer than 4 distinct points", "whether points are distinct compares items by value with a tolerance"),
+    (r": the same entity as a ", "a joint's a and b must differ: a schema cannot compare two values"),
+    (r": neither a nor b is a dynamic body", "whether a joint's entity is a dynamic body is said by that entity, "
+                                              "elsewhere in the scene"),
+    (r": the anchors coincide", "whether two points coincide compares two values"),
+    (r"must be \[min, max\] with 0 <= min <= max", "min <= max relates two numbers (the schema checks 0 <= min "
+                                                   "and max > 0)"),
 ]
 
 

@@ -25,6 +25,9 @@ static void assert_scene_empty(const vx_scene *s)
     cr_assert_null(s->queries);
     cr_assert_null(s->query_names);
     cr_assert_eq(s->query_count, 0);
+    cr_assert_null(s->joints);
+    cr_assert_null(s->joint_names);
+    cr_assert_eq(s->joint_count, 0);
 }
 
 /* Loads `length` bytes of text as "s.json" and expects exactly this failure. */
@@ -193,11 +196,11 @@ Test(scene_errors, unknown_top_level_key)
     expect_invalid("{\"entites\": []}", "s.json: entites: unknown key (did you mean \"entities\"?)");
     expect_invalid("{\"colour\": 1, \"entities\": []}",
                    "s.json: colour: unknown key (expected one of: name, gravity, dt, steps, solver, shapes, entities, "
-                   "queries, $schema)");
+                   "queries, joints, $schema)");
     /* a one-letter key is not "close" to a two-letter one */
     expect_invalid("{\"x\": 1, \"entities\": []}",
                    "s.json: x: unknown key (expected one of: name, gravity, dt, steps, solver, shapes, entities, "
-                   "queries, $schema)");
+                   "queries, joints, $schema)");
     expect_invalid("{\"DT\": 1, \"entities\": []}", "s.json: DT: unknown key (did you mean \"dt\"?)");
 }
 
@@ -258,10 +261,10 @@ Test(scene_errors, long_unknown_key_is_shortened)
 {
     expect_invalid("{\"abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz\": 1, \"entities\": []}",
                    "s.json: abcdefghijklmnopqrstuvwxyzabcdefghijklmn...: unknown key (expected one of: name, gravity, "
-                   "dt, steps, solver, shapes, entities, queries, $schema)");
+                   "dt, steps, solver, shapes, entities, queries, joints, $schema)");
     expect_invalid("{\"a\\nb\": 1, \"entities\": []}",
                    "s.json: a?b: unknown key (expected one of: name, gravity, dt, steps, solver, shapes, entities, "
-                   "queries, $schema)");
+                   "queries, joints, $schema)");
 }
 
 Test(scene_errors, duplicate_key)
@@ -819,4 +822,67 @@ Test(scene_errors, schema_key_is_a_string_and_nothing_else)
     vx_scene_destroy(&s);
     expect_invalid("{\"$schema\": 1, \"entities\": []}", "s.json: $schema: must be a string");
     expect_invalid("{\"$schema\": \"a\", \"$schema\": \"b\", \"entities\": []}", "s.json: $schema: duplicate key");
+}
+
+/* ---- joints ---- */
+
+/* A scene with dynamic "arm" and "hand", a static "wall" and these joints. */
+#define JOINTS(...)                                                                                               \
+    "{\"entities\": [{\"name\": \"arm\", " SPHERE ", \"rigidbody\": {\"mass\": 1}},"                           \
+    " {\"name\": \"hand\", \"transform\": {\"position\": [3, 0, 0]}, " SPHERE ", \"rigidbody\": {\"mass\": 1}}," \
+    " {\"name\": \"wall\", \"transform\": {\"position\": [0, 5, 0]}, " BOX ", \"rigidbody\": {\"type\": \"static\"}}]," \
+    " \"joints\": [" __VA_ARGS__ "]}"
+
+Test(scene_errors, joint_type_bodies_and_names)
+{
+    expect_invalid(JOINTS("{\"a\": \"arm\"}"), "s.json: joints[0].type: missing (required)");
+    expect_invalid(JOINTS("{\"type\": \"weld\", \"a\": \"arm\"}"),
+                   "s.json: joints[0].type: must be \"ball\", \"hinge\", \"slider\", \"fixed\" or \"distance\"");
+    expect_invalid(JOINTS("{\"type\": \"ball\", \"a\": \"amr\"}"),
+                   "s.json: joints[0].a: no entity named \"amr\" (did you mean \"arm\"?)");
+    expect_invalid(JOINTS("{\"type\": \"ball\", \"a\": \"arm\", \"b\": \"arm\"}"),
+                   "s.json: joints[0].b: the same entity as a (a joint connects two different bodies)");
+    expect_invalid(JOINTS("{\"type\": \"ball\", \"a\": \"wall\"}"),
+                   "s.json: joints[0]: neither a nor b is a dynamic body");
+    expect_invalid(JOINTS("{\"type\": \"ball\"}"), "s.json: joints[0].a: missing (required (or b): the bodies the joint connects)");
+    expect_invalid(JOINTS("{\"type\": \"ball\", \"a\": null, \"b\": null}"),
+                   "s.json: joints[0]: a and b are both the world: at least one must be a body");
+    expect_invalid(JOINTS("{\"type\": \"ball\", \"a\": \"arm\", \"axle\": [0, 0, 1]}"),
+                   "s.json: joints[0].axle: unknown key (did you mean \"axis\"?)");
+    expect_invalid(JOINTS("{\"type\": \"fixed\", \"a\": \"arm\", \"axis\": [0, 0, 1]}"),
+                   "s.json: joints[0].axis: unknown key (expected one of: name, type, a, b, anchor, collide_connected, break_force)");
+    expect_invalid(JOINTS("{\"name\": \"j\", \"type\": \"ball\", \"a\": \"arm\"}, {\"name\": \"j\", \"type\": \"ball\", \"a\": \"hand\"}"),
+                   "s.json: joints[1].name: duplicate name \"j\" (also joints[0])");
+    expect_invalid("{\"entities\": [], \"joints\": {}}", "s.json: joints: must be an array");
+}
+
+Test(scene_errors, joint_axes_limits_and_drives)
+{
+    expect_invalid(JOINTS("{\"type\": \"hinge\", \"a\": \"arm\"}"), "s.json: joints[0].axis: missing (required for a hinge)");
+    expect_invalid(JOINTS("{\"type\": \"slider\", \"a\": \"arm\", \"axis\": [0, 0, 0]}"),
+                   "s.json: joints[0].axis: must not be zero");
+    expect_invalid(JOINTS("{\"type\": \"ball\", \"a\": \"arm\", \"cone_deg\": 30}"),
+                   "s.json: joints[0].axis: missing (required for a ball joint with cone_deg)");
+    expect_invalid(JOINTS("{\"type\": \"hinge\", \"a\": \"arm\", \"axis\": [0, 0, 1], \"limits_deg\": [10, 90]}"),
+                   "s.json: joints[0].limits_deg: must contain 0, the position at load (lower <= 0 <= upper)");
+    expect_invalid(JOINTS("{\"type\": \"slider\", \"a\": \"arm\", \"axis\": [1, 0, 0], \"limits\": [0.5]}"),
+                   "s.json: joints[0].limits: must be [lower, upper]");
+    expect_invalid(JOINTS("{\"type\": \"distance\", \"a\": \"arm\", \"b\": \"hand\", \"limits\": [2, 1]}"),
+                   "s.json: joints[0].limits: must be [min, max] with 0 <= min <= max and max > 0");
+    expect_invalid(JOINTS("{\"type\": \"distance\", \"a\": \"arm\", \"b\": \"hand\", \"limits\": [0, 4], \"length\": 3}"),
+                   "s.json: joints[0].length: not with limits (within them the length is free)");
+    expect_invalid(JOINTS("{\"type\": \"hinge\", \"a\": \"arm\", \"axis\": [0, 0, 1], \"motor\": {\"speed_deg\": 90, \"max_torque\": -1}}"),
+                   "s.json: joints[0].motor.max_torque: must be >= 0");
+    expect_invalid(JOINTS("{\"type\": \"slider\", \"a\": \"arm\", \"axis\": [1, 0, 0], \"motor\": {\"speed\": 1}}"),
+                   "s.json: joints[0].motor.max_force: missing (required for a motor)");
+    expect_invalid(JOINTS("{\"type\": \"slider\", \"a\": \"arm\", \"axis\": [1, 0, 0], \"spring\": {\"frequency\": 0}}"),
+                   "s.json: joints[0].spring.frequency: must be > 0");
+    expect_invalid(JOINTS("{\"type\": \"distance\", \"a\": \"arm\", \"spring\": {\"frequency\": 2, \"damping_ratio\": -0.5}}"),
+                   "s.json: joints[0].spring.damping_ratio: must be >= 0");
+    expect_invalid(JOINTS("{\"type\": \"hinge\", \"a\": \"arm\", \"axis\": [0, 0, 1], \"spring\": {\"frequency\": 2, \"rest\": 1}}"),
+                   "s.json: joints[0].spring.rest: unknown key (expected one of: frequency, damping_ratio, rest_deg)");
+    expect_invalid(JOINTS("{\"type\": \"fixed\", \"a\": \"arm\", \"break_force\": 0}"),
+                   "s.json: joints[0].break_force: must be > 0");
+    expect_invalid(JOINTS("{\"type\": \"distance\", \"a\": \"arm\", \"b\": \"hand\", \"anchor_a\": [1, 1, 1], \"anchor_b\": [1, 1, 1]}"),
+                   "s.json: joints[0]: length: the anchors coincide, so the length would be 0");
 }

@@ -1,4 +1,4 @@
-/* scripts/plot_trace.py turns a body trace into a PNG of the chosen columns,
+/* scripts/plot_trace.py turns a body or joint trace into a PNG of the chosen columns,
  * and rejects a column that is not in the trace with a clear message. */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -97,4 +97,33 @@ Test(plot_script, a_missing_package_is_one_line, .timeout = 120)
     cr_assert_str_eq(text,
                      "plot_trace.py: needs the Python package matplotlib (Debian: apt-get install python3-matplotlib)\n");
     cr_assert(access("/tmp/vx_never.png", F_OK) != 0, "no PNG may be written on error");
+}
+
+/* A joint trace plots by joint name, with an analytic curve beside it; a
+ * bad expression is an error that names it, and writes nothing. */
+Test(plot_script, joint_trace_and_analytic_curve, .timeout = 120)
+{
+    char png[64], cmd[1024];
+    snprintf(png, sizeof png, "/tmp/vx_plot_joint_%d.png", (int)getpid());
+    snprintf(cmd, sizeof cmd,
+             "'%s' '" VOLTEX_SOURCE_DIR "/scenes/pendulum.json' --steps 60 -q -o /dev/null --joints - | "
+             "/usr/bin/python3 '%s' --entity string --y fy --analytic '9.81*cos(0.1745*cos(2*pi*t/2.0099))' -o %s",
+             VOLTEX_SIM_PATH, PLOT, png);
+    cr_assert_eq(run(cmd), 0, "plot_trace.py failed: %s", cmd);
+    cr_assert_eq(access(png, F_OK), 0, "no PNG written");
+    remove(png);
+    snprintf(cmd, sizeof cmd,
+             "'%s' '" VOLTEX_SOURCE_DIR "/scenes/pendulum.json' --steps 2 -q -o /dev/null --joints - | "
+             "/usr/bin/python3 '%s' --entity string --y fy --analytic 'cos(' -o %s 2>/tmp/vx_plot_err_%d",
+             VOLTEX_SIM_PATH, PLOT, png, (int)getpid());
+    cr_assert_neq(run(cmd), 0, "a bad expression must fail");
+    cr_assert(access(png, F_OK) != 0, "no PNG may be written on error");
+    char err_path[64], line[256] = "";
+    snprintf(err_path, sizeof err_path, "/tmp/vx_plot_err_%d", (int)getpid());
+    FILE *f = fopen(err_path, "r");
+    cr_assert_not_null(f);
+    cr_assert_not_null(fgets(line, sizeof line, f));
+    fclose(f);
+    remove(err_path);
+    cr_assert_not_null(strstr(line, "plot_trace.py: --analytic 'cos('"), "%s", line);
 }

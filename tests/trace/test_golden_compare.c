@@ -62,7 +62,7 @@ static void write_golden_as(char *path, size_t size, int64_t last, vx_trace_form
     cr_assert_eq(vx_body_writer_begin(&w, f, format, &info, &err), VX_OK);
     for (int64_t k = 0; k <= last; k++) {
         frame_states(k, s);
-        cr_assert_eq(vx_body_writer_frame(&w, k, s, NULL, NULL, &err), VX_OK);
+        cr_assert_eq(vx_body_writer_frame(&w, k, s, NULL, NULL, NULL, &err), VX_OK);
     }
     cr_assert_eq(vx_body_writer_end(&w, &err), VX_OK);
     cr_assert_eq(fclose(f), 0);

@@ -335,7 +335,7 @@ Test(trace_body_csv, header_and_one_frame_exact_text)
     vx_body_writer w;
     vx_error err;
     cr_assert_eq(vx_body_writer_begin(&w, m.file, VX_TRACE_CSV, &info, &err), VX_OK);
-    cr_assert_eq(vx_body_writer_frame(&w, 3, states, NULL, NULL, &err), VX_OK);
+    cr_assert_eq(vx_body_writer_frame(&w, 3, states, NULL, NULL, NULL, &err), VX_OK);
     cr_assert_eq(vx_body_writer_end(&w, &err), VX_OK);
     cr_assert_eq(w.frames_written, 1);
     const char *text = memory_text(&m);
@@ -362,7 +362,7 @@ Test(trace_body_csv, frames_follow_each_other_with_their_own_time)
     vx_body_writer w;
     vx_error err;
     cr_assert_eq(vx_body_writer_begin(&w, m.file, VX_TRACE_CSV, &info, &err), VX_OK);
-    for (int64_t k = 0; k <= 2; k++) cr_assert_eq(vx_body_writer_frame(&w, k, states, NULL, NULL, &err), VX_OK);
+    for (int64_t k = 0; k <= 2; k++) cr_assert_eq(vx_body_writer_frame(&w, k, states, NULL, NULL, NULL, &err), VX_OK);
     cr_assert_eq(vx_body_writer_end(&w, &err), VX_OK);
     const char *text = memory_text(&m);
     /* header + 3 frames x 2 entities */
@@ -414,9 +414,9 @@ Test(trace_body_json, two_frames_parse_with_the_documented_structure)
     vx_body_writer w;
     vx_error err;
     cr_assert_eq(vx_body_writer_begin(&w, m.file, VX_TRACE_JSON, &info, &err), VX_OK);
-    cr_assert_eq(vx_body_writer_frame(&w, 0, states, &empty, NULL, &err), VX_OK);
+    cr_assert_eq(vx_body_writer_frame(&w, 0, states, &empty, NULL, NULL, &err), VX_OK);
     states[1].p.y = 4.25f;
-    cr_assert_eq(vx_body_writer_frame(&w, 1, states, &contacts, NULL, &err), VX_OK);
+    cr_assert_eq(vx_body_writer_frame(&w, 1, states, &contacts, NULL, NULL, &err), VX_OK);
     cr_assert_eq(vx_body_writer_end(&w, &err), VX_OK);
     const char *text = memory_text(&m);
     cr_assert(strncmp(text, "{\"scene\":\"ball_drop\",\"dt\":0.0166666675,\"steps\":600,", 51) == 0, "%s", text);
@@ -481,7 +481,7 @@ Test(trace_body_json, scene_name_is_escaped)
     vx_body_writer w;
     vx_error err;
     cr_assert_eq(vx_body_writer_begin(&w, m.file, VX_TRACE_JSON, &info, &err), VX_OK);
-    cr_assert_eq(vx_body_writer_frame(&w, 0, states, NULL, NULL, &err), VX_OK);
+    cr_assert_eq(vx_body_writer_frame(&w, 0, states, NULL, NULL, NULL, &err), VX_OK);
     cr_assert_eq(vx_body_writer_end(&w, &err), VX_OK);
     const char *text = memory_text(&m);
     cr_assert_not_null(strstr(text, "{\"scene\":\"a\\\"b\\\\c\\u000ad\\u0001/\xc3\xa9\","), "%s", text);
@@ -523,7 +523,7 @@ Test(trace_body_json, non_finite_contact_numbers_become_null)
     vx_body_writer w;
     vx_error err;
     cr_assert_eq(vx_body_writer_begin(&w, m.file, VX_TRACE_JSON, &info, &err), VX_OK);
-    cr_assert_eq(vx_body_writer_frame(&w, 1, states, &contacts, NULL, &err), VX_OK);
+    cr_assert_eq(vx_body_writer_frame(&w, 1, states, &contacts, NULL, NULL, &err), VX_OK);
     cr_assert_eq(vx_body_writer_end(&w, &err), VX_OK);
     const char *text = memory_text(&m);
     cr_assert_not_null(strstr(text, "\"impulse\":null}"), "%s", text);
@@ -546,7 +546,7 @@ Test(trace_body_json, a_thousand_frames_make_one_valid_document)
     cr_assert_eq(vx_body_writer_begin(&w, m.file, VX_TRACE_JSON, &info, &err), VX_OK);
     for (int64_t k = 0; k < 1000; k++) {
         states[1].p.y = (float)k;
-        cr_assert_eq(vx_body_writer_frame(&w, k, states, NULL, NULL, &err), VX_OK);
+        cr_assert_eq(vx_body_writer_frame(&w, k, states, NULL, NULL, NULL, &err), VX_OK);
     }
     cr_assert_eq(vx_body_writer_end(&w, &err), VX_OK);
     const char *text = memory_text(&m);
@@ -618,7 +618,7 @@ Test(trace_errors, body_csv_to_a_full_disk_is_an_io_error)
     vx_error err;
     vx_error_clear(&err);
     vx_status st = vx_body_writer_begin(&w, f, VX_TRACE_CSV, &info, &err);
-    if (st == VX_OK) st = vx_body_writer_frame(&w, 0, states, NULL, NULL, &err);
+    if (st == VX_OK) st = vx_body_writer_frame(&w, 0, states, NULL, NULL, NULL, &err);
     if (st == VX_OK) st = vx_body_writer_end(&w, &err);
     cr_assert_eq(st, VX_ERR_IO);
     cr_assert_eq(err.code, VX_ERR_IO);
@@ -662,7 +662,7 @@ Test(trace_errors, a_reader_that_went_away_is_a_pipe_error)
     vx_body_writer w;
     vx_error err;
     vx_status st = vx_body_writer_begin(&w, f, VX_TRACE_CSV, &info, &err);
-    if (st == VX_OK) st = vx_body_writer_frame(&w, 0, states, NULL, NULL, &err);
+    if (st == VX_OK) st = vx_body_writer_frame(&w, 0, states, NULL, NULL, NULL, &err);
     if (st == VX_OK) st = vx_body_writer_end(&w, &err);
     cr_assert_eq(st, VX_ERR_PIPE);
     cr_assert_eq(err.code, VX_ERR_PIPE);
@@ -687,7 +687,7 @@ Test(trace_streaming, ten_thousand_frames_stream_to_dev_null)
         vx_error err;
         cr_assert_eq(vx_body_writer_begin(&w, f, (vx_trace_format)format, &info, &err), VX_OK);
         for (int64_t k = 0; k < 10000; k++)
-            cr_assert_eq(vx_body_writer_frame(&w, k, states, &contacts, NULL, &err), VX_OK);
+            cr_assert_eq(vx_body_writer_frame(&w, k, states, &contacts, NULL, NULL, &err), VX_OK);
         cr_assert_eq(vx_body_writer_end(&w, &err), VX_OK);
         cr_assert_eq(w.frames_written, 10000);
         cr_assert_eq(fclose(f), 0);

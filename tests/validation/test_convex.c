@@ -41,28 +41,14 @@ static double highest_corner(const vx_validation *v, size_t i)
     return highest;
 }
 
-/* Kinetic plus potential energy of the dynamic bodies (centres of mass). */
-static double total_energy(const vx_validation *v, const vx_body_state *s)
-{
-    double g = (double)vx_vec3_length(vx_world_get_def(v->scene.world)->gravity), e = 0.0;
-    for (size_t i = 0; i < v->scene.entity_count; i++) {
-        if (!vx_validation_is_dynamic(v, i)) continue;
-        vx_vec3 c, vc;
-        vx_quat q;
-        vx_validation_body_frame(v, i, &s[i], &c, &vc, &q);
-        e += (double)vx_validation_body(v, i)->mass * g * (double)c.y;
-    }
-    return e + vx_validation_kinetic_energy(v, s);
-}
-
 Test(validation, convex_bodies_come_to_rest_on_a_face)
 {
     vx_validation *v = vx_validation_open("validation/convex_rest");
-    double e0 = total_energy(v, v->start), deepest = 0.0;
+    double e0 = vx_validation_total_energy(v, v->start), deepest = 0.0;
     size_t floor = vx_validation_entity(v, "floor");
     for (int n = 0; n < 300; n++) {
         vx_validation_step(v);
-        cr_assert_leq(total_energy(v, v->now), e0 + 1e-3 * fabs(e0), "step %d: energy grew", n);
+        cr_assert_leq(vx_validation_total_energy(v, v->now), e0 + 1e-3 * fabs(e0), "step %d: energy grew", n);
         if (n >= 120)
             for (size_t k = 0; k < v->report->count; k++)
                 if (v->report->items[k].depth > deepest) deepest = v->report->items[k].depth;

@@ -10,20 +10,12 @@
 
 #include <math.h>
 
+#include "physics/body/small_turn.h"
 #include "physics/solver/solve_sweep.h"
 
 /* A pass that found no point deeper than this many slops ends the passes:
  * what is left is within reach of the next step's first pass. */
 #define VX_POSITION_DONE_SLOPS 3.0f
-
-/* q turned by the small rotation vector theta (radians): first order, then
- * normalised; exact enough for corrections of a few millimetres. */
-static vx_quat turn(vx_quat q, vx_vec3 theta)
-{
-    vx_quat dq = vx_quat_mul(vx_quat_make(theta.x, theta.y, theta.z, 0.0f), q);
-    return vx_quat_normalize(
-        vx_quat_make(q.x + 0.5f * dq.x, q.y + 0.5f * dq.y, q.z + 0.5f * dq.z, q.w + 0.5f * dq.w));
-}
 
 typedef struct {
     const vx_contact_solver *s;
@@ -72,9 +64,9 @@ static float position_range(void *arg, size_t unit_begin, size_t unit_end, int p
             float lambda = (0.0f - C) / k_eff;
             vx_vec3 p = vx_vec3_scale(c->n, lambda);
             if (move_a) pa->x = vx_vec3_sub(pa->x, vx_vec3_scale(p, c->inv_mass_a));
-            if (turn_a) pa->q = turn(pa->q, vx_vec3_scale(ia, 0.0f - lambda));
+            if (turn_a) pa->q = vx_small_turn(pa->q, vx_vec3_scale(ia, 0.0f - lambda));
             if (move_b) pb->x = vx_vec3_add(pb->x, vx_vec3_scale(p, c->inv_mass_b));
-            if (turn_b) pb->q = turn(pb->q, vx_vec3_scale(ib, lambda));
+            if (turn_b) pb->q = vx_small_turn(pb->q, vx_vec3_scale(ib, lambda));
         }
     }
     return min_sep;

@@ -107,6 +107,15 @@ typedef struct {
     float sep;   /* m: the separation at the last targets (contact_substep.c) */
 } vx_contact_substep_point;
 
+/* Rows of other constraints (the joints) solved in the same passes on the
+ * packed velocities (by body slot): warm_start before the contacts' warm
+ * start, pass before each velocity pass over the contacts. */
+typedef struct {
+    void *context;
+    void (*warm_start)(void *context, vx_contact_hot_velocity *vel, bool warm_start);
+    void (*pass)(void *context, vx_contact_hot_velocity *vel);
+} vx_solver_extra_rows;
+
 typedef struct {
     vx_contact_constraint *constraints;
     size_t count;
@@ -120,6 +129,7 @@ typedef struct {
     vx_solve_order order;
     vx_solve_flow flow; /* the plan of order on pool's threads (solve_flow.h) */
     vx_thread_pool *pool; /* the step's threads (NULL: one), not owned */
+    const vx_solver_extra_rows *extra; /* NULL: contacts only (the step sets it) */
     bool colored;         /* config->order is VX_SOLVER_ORDER_COLORED */
     /* tuning (step_tuning.h), true after init: the relax's separations
      * serve the next substep's solve; false finds them again from the poses

@@ -137,6 +137,7 @@ typedef struct {
     float mass_scale, impulse_scale;
     int iterations;
     unsigned first_pass; /* the step's count of passes before this sweep */
+    int pass_offset;     /* passes already run (the sweep runs pass by pass when other rows join) */
 } substep_job;
 
 static void load_velocity_range(void *arg, size_t begin, size_t end)
@@ -246,10 +247,26 @@ static bool scalar_unit(const vx_contact_solver *s, size_t u)
     return !s->order.lanes || vx_contact_solver_unit_single(s, u);
 }
 
+/* The passes of a sweep one at a time, each solve pass after a pass of the
+ * other rows (the joints), whose warm start comes first when `solve` (pass 0
+ * of a solve sweep is the contacts' warm start; a relax sweep has none). */
+static void sweep_with_extra(vx_contact_solver *s, substep_job *job, int passes, unsigned parity, vx_solve_range_fn fn,
+                             bool solve)
+{
+    const vx_solver_extra_rows *x = s->extra;
+    if (solve) x->warm_start(x->context, s->hot_velocity, job->warm_starting);
+    for (int p = 0; p < passes; p++) {
+        if (!solve || p > 0) x->pass(x->context, s->hot_velocity);
+        job->pass_offset = p;
+        vx_solve_sweep(s->pool, &s->order, &s->flow, 1, parity + (unsigned)p, fn, job, INFINITY);
+    }
+}
+
 /* pass 0: targets and warm start; then the iterations (soft push-out) */
 static float solve_range(void *arg, size_t unit_begin, size_t unit_end, int pass)
 {
     substep_job *job = arg;
+    pass += job->pass_offset;
     vx_contact_solver *s = job->s;
     bool backwards = ((job->first_pass + (unsigned)pass - 1u) & 1u) != 0;
     for (size_t u = unit_begin; u < unit_end; u++) {
@@ -287,9 +304,12 @@ void vx_contact_substep_solve(vx_contact_solver *s, vx_body_set *bodies, float h
     float a1 = 2.0f * VX_SUBSTEP_DAMPING_RATIO + h * omega;
     float a2 = h * omega * a1;
     float a3 = 1.0f / (1.0f + a2);
-    substep_job job = {s, bodies, config->warm_starting, 1.0f / h, omega / a1, a2 * a3, a3, iterations, s->passes};
+    substep_job job = {s, bodies, config->warm_starting, 1.0f / h, omega / a1, a2 * a3, a3, iterations, s->passes, 0};
     vx_parallel_for(s->pool, bodies->count, load_velocity_range, &job);
-    vx_solve_sweep(s->pool, &s->order, &s->flow, iterations + 1, s->passes + 1u, solve_range, &job, INFINITY);
+    if (s->extra)
+        sweep_with_extra(s, &job, iterations + 1, s->passes + 1u, solve_range, true);
+    else
+        vx_solve_sweep(s->pool, &s->order, &s->flow, iterations + 1, s->passes + 1u, solve_range, &job, INFINITY);
     s->separations_current = false; /* the positions move next */
     if (s->colored) s->passes += (unsigned)(iterations > 0 ? iterations : 0);
     vx_parallel_for(s->pool, bodies->count, store_velocity_range, &job);
@@ -299,6 +319,7 @@ void vx_contact_substep_solve(vx_contact_solver *s, vx_body_set *bodies, float h
 static float relax_range(void *arg, size_t unit_begin, size_t unit_end, int pass)
 {
     substep_job *job = arg;
+    pass += job->pass_offset;
     vx_contact_solver *s = job->s;
     bool backwards = ((job->first_pass + (unsigned)pass) & 1u) != 0;
     bool last = pass + 1 == job->iterations;
@@ -331,9 +352,12 @@ static float relax_range(void *arg, size_t unit_begin, size_t unit_end, int pass
 
 void vx_contact_substep_relax(vx_contact_solver *s, vx_body_set *bodies, float h, int iterations)
 {
-    substep_job job = {s, bodies, false, 1.0f / h, 0.0f, 1.0f, 0.0f, iterations, s->passes};
+    substep_job job = {s, bodies, false, 1.0f / h, 0.0f, 1.0f, 0.0f, iterations, s->passes, 0};
     vx_parallel_for(s->pool, bodies->count, load_velocity_range, &job);
-    vx_solve_sweep(s->pool, &s->order, &s->flow, iterations, s->passes, relax_range, &job, INFINITY);
+    if (s->extra)
+        sweep_with_extra(s, &job, iterations, s->passes, relax_range, false);
+    else
+        vx_solve_sweep(s->pool, &s->order, &s->flow, iterations, s->passes, relax_range, &job, INFINITY);
     if (s->order.lanes && iterations > 0) vx_parallel_for(s->pool, s->order.unit_count, add_totals_range, s);
     if (s->colored) s->passes += (unsigned)(iterations > 0 ? iterations : 0);
     /* pass 0 found every point's separation from the poses now */

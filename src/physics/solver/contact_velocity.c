@@ -182,12 +182,14 @@ static void warm_start_constraint(const vx_contact_hot_constraint *c, const vx_c
 typedef struct {
     vx_contact_solver *s;
     bool warm_start; /* pass 0 applies the warm start, the others solve */
+    int pass_offset; /* passes already run (the sweep runs pass by pass when other rows join) */
 } velocity_job;
 
 /* An order in lanes: pass 0 warm starts (when on) and loads the blocks,
  * the others solve four constraints at a time (a unit of one alone). */
 static float velocity_range_wide(velocity_job *job, size_t unit_begin, size_t unit_end, int pass)
 {
+    /* pass already counts job->pass_offset (velocity_range) */
     vx_contact_solver *s = job->s;
     if (pass == 0) {
         if (job->warm_start) {
@@ -219,6 +221,7 @@ static float velocity_range(void *arg, size_t unit_begin, size_t unit_end, int p
 {
     velocity_job *job = arg;
     vx_contact_solver *s = job->s;
+    pass += job->pass_offset;
     if (s->order.lanes) return velocity_range_wide(job, unit_begin, unit_end, pass);
     size_t begin, end;
     vx_solve_unit_positions(&s->order, unit_begin, unit_end, &begin, &end);
@@ -241,18 +244,36 @@ static float velocity_range(void *arg, size_t unit_begin, size_t unit_end, int p
     return 0.0f;
 }
 
+/* The passes of a sweep one at a time, each after a pass of the other rows
+ * (the joints): the contacts' passes are those of one sweep. */
+static void sweep_with_extra(vx_contact_solver *s, velocity_job *job, int passes, unsigned parity, int first_solve)
+{
+    const vx_solver_extra_rows *x = s->extra;
+    x->warm_start(x->context, s->hot_velocity, job->warm_start);
+    for (int p = 0; p < passes; p++) {
+        if (p >= first_solve) x->pass(x->context, s->hot_velocity);
+        job->pass_offset = p;
+        vx_solve_sweep(s->pool, &s->order, &s->flow, 1, parity + (unsigned)p, velocity_range, job, INFINITY);
+    }
+}
+
 vx_status vx_contact_solver_solve_velocities(vx_contact_solver *s, vx_body_set *bodies, bool warm_start,
                                              int iterations)
 {
     vx_status st = vx_contact_solver_pack(s, bodies);
     if (st != VX_OK) return st;
-    velocity_job job = {s, warm_start};
+    velocity_job job = {s, warm_start, 0};
     if (s->order.lanes) {
         st = vx_contact_solver_reserve_blocks(s);
         if (st != VX_OK) return st;
         /* pass 0 loads the blocks (after the warm start, when on) */
-        vx_solve_sweep(s->pool, &s->order, &s->flow, iterations + 1, 1u, velocity_range, &job, INFINITY);
+        if (s->extra)
+            sweep_with_extra(s, &job, iterations + 1, 1u, 1);
+        else
+            vx_solve_sweep(s->pool, &s->order, &s->flow, iterations + 1, 1u, velocity_range, &job, INFINITY);
         vx_contact_solver_store_all_blocks(s);
+    } else if (s->extra) {
+        sweep_with_extra(s, &job, iterations + (warm_start ? 1 : 0), warm_start ? 1u : 0u, warm_start ? 1 : 0);
     } else {
         vx_solve_sweep(s->pool, &s->order, &s->flow, iterations + (warm_start ? 1 : 0), warm_start ? 1u : 0u,
                        velocity_range, &job, INFINITY);
