@@ -4,6 +4,8 @@
 #     libvoltex.so.0.MINOR before 1.0), both of the same module objects
 #   include/voltex/*.h   the public headers, nothing of src/
 #   bin/voltex-sim       the program (linked statically against libvoltex)
+#   share/man/man1/voltex-sim.1, share/voltex/scene.schema.json,
+#   share/bash-completion/completions/voltex-sim
 #   lib/cmake/voltex/    the CMake package: find_package(voltex) gives
 #     voltex::voltex (static) and voltex::voltex_shared
 #   lib/pkgconfig/voltex.pc
@@ -52,6 +54,8 @@ install(TARGETS voltex voltex_shared EXPORT voltexTargets
 install(TARGETS voltex-sim RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/scripts/completion/voltex-sim.bash
         DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME voltex-sim)
+install(FILES ${PROJECT_SOURCE_DIR}/docs/man/voltex-sim.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+install(FILES ${PROJECT_SOURCE_DIR}/schema/scene.schema.json DESTINATION ${CMAKE_INSTALL_DATADIR}/voltex)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/voltex DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         FILES_MATCHING PATTERN "*.h")
 

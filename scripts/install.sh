@@ -38,6 +38,7 @@ vx_log "installed (every file: $build/install_manifest.txt):"
 vx_log "  voltex-sim  $prefix/bin/voltex-sim"
 vx_log "  libraries   $libdir/libvoltex.a, libvoltex.so; headers $prefix/include/voltex/"
 vx_log "  packages    $libdir/cmake/voltex/ (find_package), $libdir/pkgconfig/voltex.pc"
+vx_log "  man page    $prefix/share/man/man1/voltex-sim.1; completion and scene schema under $prefix/share/"
 if [ "$(command -v voltex-sim || true)" = "$prefix/bin/voltex-sim" ]; then
     vx_log "voltex-sim is on PATH"
 else

@@ -1,20 +1,49 @@
 #!/usr/bin/python3
 """Plot columns of a voltex-sim body trace or joint trace (CSV) against time, into a PNG.
 
-    scripts/run.sh scenes/ball_drop.json | scripts/plot_trace.py --entity ball --y py -o ball.png
+    scripts/run.sh scenes/ball_drop.json | scripts/plot_trace.py --entity ball --y py --y vy -o ball.png
     scripts/plot_trace.py trace.csv --entity 1 --entity 2 --y px --y vx -o x.png
     scripts/plot_trace.py joints.csv --entity j0 --y fy -o force.png
     scripts/plot_trace.py trace.csv -e bob -y px --analytic "sin(0.1745*cos(2*pi*t/2.0099))" -o x.png
 
-Columns are selected by name (the header), so traces with extra columns work.
-Rows are picked by name or index: the entity's in a body trace, the joint's
-in a joint trace. --analytic draws an expression of t (the x column) beside
-the data, dashed, with math's functions (sin, cos, sqrt, pi, ...).
+Reads the long layout (a row per entity and frame), the wide one (--layout
+wide: columns NAME.px ...) and joint traces (rows picked by the joint's name
+or index). Columns are selected by name, so traces with extra columns work.
+Each kind of quantity gets its own axes with its unit (position m, velocity
+m/s, angular velocity rad/s, orientation, force N, torque N m); the legend
+names the entities. --analytic draws an expression of t (the x column)
+dashed on the first column's axes, with math's functions (sin, cos, sqrt,
+pi, ...).
 """
 import argparse
 import csv
 import math
 import sys
+
+# The unit of each column of a body trace, and the axes it is drawn on.
+QUANTITIES = [
+    ("position", "m", ("px", "py", "pz")),
+    ("orientation", "quaternion", ("qx", "qy", "qz", "qw")),
+    ("velocity", "m/s", ("vx", "vy", "vz")),
+    ("angular velocity", "rad/s", ("wx", "wy", "wz")),
+    ("force", "N", ("fx", "fy", "fz")),  # the joint trace's
+    ("torque", "N m", ("tx", "ty", "tz")),
+    ("joint position", "rad or m", ("position",)),
+    ("joint speed", "rad/s or m/s", ("speed",)),
+]
+X_UNITS = {"time": "s", "frame": None}
+
+
+def fail(message):
+    sys.exit(f"plot_trace.py: {message}")
+
+
+def quantity_of(column):
+    """(name, unit) of a column: a body trace's, else the column itself."""
+    for name, unit, columns in QUANTITIES:
+        if column in columns:
+            return name, unit
+    return column, None
 
 
 def parse_args(argv):
@@ -38,7 +67,64 @@ def analytic_curve(expression, xs):
         code = compile(expression, "--analytic", "eval")
         return [float(eval(code, {"__builtins__": {}}, dict(names, t=x))) for x in xs]
     except Exception as e:  # any error in the user's expression
-        raise SystemExit(f"plot_trace.py: --analytic {expression!r}: {e}")
+        fail(f"--analytic {expression!r}: {e}")
+
+
+def read_long(reader, header, entities, xcol, ycols):
+    """{(entity name, column): (xs, ys)} from rows of entity (or joint), name, ..."""
+    index = {name: i for i, name in enumerate(header)}
+    key = "joint" if "joint" in index and "entity" not in index else "entity"
+    for col in [xcol, key, "name"] + ycols:
+        if col not in index:
+            fail(f"no column {col!r} in the trace (columns: {', '.join(header)})")
+    names = {}  # what the user wrote -> the entity's name
+    series = {}
+    for line, row in enumerate(reader, start=2):
+        if len(row) != len(header):
+            fail(f"line {line}: expected {len(header)} cells, got {len(row)}")
+        name = row[index["name"]]
+        for e in entities:
+            if e == name or e == row[index[key]]:
+                names[e] = name
+                for c in ycols:
+                    xs, ys = series.setdefault((name, c), ([], []))
+                    xs.append(float(row[index[xcol]]))
+                    ys.append(float(row[index[c]]))
+    missing = [e for e in entities if e not in names]
+    if missing:
+        fail(f"no rows for entity {', '.join(missing)}")
+    return series
+
+
+def read_wide(reader, header, entities, xcol, ycols):
+    """The same from a wide trace: columns NAME.COLUMN, entities numbered in
+    the order they first appear."""
+    index = {name: i for i, name in enumerate(header)}
+    if xcol not in index:
+        fail(f"no column {xcol!r} in the trace (columns: {', '.join(header[:8])}, ...)")
+    order = []
+    for cell in header:
+        name, dot, _ = cell.rpartition(".")
+        if dot and name not in order:
+            order.append(name)
+    wanted = []
+    for e in entities:
+        name = order[int(e)] if e.isdigit() and int(e) < len(order) and e not in order else e
+        if name not in order:
+            fail(f"no columns for entity {e} (entities: {', '.join(order)})")
+        for c in ycols:
+            if f"{name}.{c}" not in index:
+                fail(f"no column {name + '.' + c!r} in the trace")
+        wanted.append(name)
+    series = {(name, c): ([], []) for name in wanted for c in ycols}
+    for line, row in enumerate(reader, start=2):
+        if len(row) != len(header):
+            fail(f"line {line}: expected {len(header)} cells, got {len(row)}")
+        x = float(row[index[xcol]])
+        for (name, c), (xs, ys) in series.items():
+            xs.append(x)
+            ys.append(float(row[index[f"{name}.{c}"]]))
+    return series
 
 
 def read_series(stream, entities, xcol, ycols):
@@ -46,33 +132,57 @@ def read_series(stream, entities, xcol, ycols):
     try:
         header = next(reader)
     except StopIteration:
-        raise SystemExit("plot_trace.py: the trace is empty")
-    index = {name: i for i, name in enumerate(header)}
-    key = "joint" if "joint" in index and "entity" not in index else "entity"
-    for col in [xcol, key, "name"] + ycols:
-        if col not in index:
-            raise SystemExit(f"plot_trace.py: no column {col!r} in the trace (columns: {', '.join(header)})")
-    series = {(e, c): ([], []) for e in entities for c in ycols}
-    found = set()
-    for line, row in enumerate(reader, start=2):
-        if len(row) != len(header):
-            raise SystemExit(f"plot_trace.py: line {line}: expected {len(header)} cells, got {len(row)}")
-        for e in entities:
-            if row[index["name"]] == e or row[index[key]] == e:
-                found.add(e)
-                x = float(row[index[xcol]])
-                for c in ycols:
-                    xs, ys = series[(e, c)]
-                    xs.append(x)
-                    ys.append(float(row[index[c]]))
-    missing = [e for e in entities if e not in found]
-    if missing:
-        raise SystemExit(f"plot_trace.py: no rows for entity {', '.join(missing)}")
-    return series
+        fail("the trace is empty")
+    if "name" in header or not any("." in cell for cell in header):
+        return read_long(reader, header, entities, xcol, ycols)
+    return read_wide(reader, header, entities, xcol, ycols)
+
+
+def load_pyplot():
+    """matplotlib's pyplot drawing into files, or a one-line error."""
+    try:
+        import matplotlib
+    except ImportError:
+        fail("needs the Python package matplotlib (Debian: apt-get install python3-matplotlib)")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def make_figure(plt, series, xcol, ycols, title, analytic=()):
+    """One axes per kind of quantity, stacked, sharing the horizontal axis;
+    the analytic curves on the first."""
+    groups = []  # (quantity, unit, [columns]) in the order the columns were asked
+    for c in ycols:
+        quantity, unit = quantity_of(c)
+        group = next((g for g in groups if g[0] == quantity), None)
+        if group is None:
+            groups.append((quantity, unit, [c]))
+        else:
+            group[2].append(c)
+    fig, axes = plt.subplots(len(groups), 1, sharex=True, squeeze=False,
+                             figsize=(8, 2.2 + 2.3 * len(groups)), dpi=100)
+    for ax, (quantity, unit, columns) in zip(axes[:, 0], groups):
+        for (name, c), (xs, ys) in series.items():
+            if c in columns:
+                ax.plot(xs, ys, label=f"{name} {c}")
+        if columns is groups[0][2]:
+            xs = next(iter(series.values()))[0]
+            for expression in analytic:
+                ax.plot(xs, analytic_curve(expression, xs), "--", label=expression)
+        ax.set_ylabel(f"{quantity} ({unit})" if unit else quantity)
+        ax.grid(True, alpha=0.3)
+        ax.legend(loc="best")
+    x_unit = X_UNITS.get(xcol, quantity_of(xcol)[1])
+    axes[-1, 0].set_xlabel(f"{xcol} ({x_unit})" if x_unit else xcol)
+    axes[0, 0].set_title(title)
+    fig.tight_layout()
+    return fig
 
 
 def main(argv):
     args = parse_args(argv)
+    plt = load_pyplot()
     if args.trace == "-":
         series = read_series(sys.stdin, args.entity, args.x, args.y)
     else:
@@ -80,26 +190,14 @@ def main(argv):
             with open(args.trace, newline="") as f:
                 series = read_series(f, args.entity, args.x, args.y)
         except OSError as e:
-            raise SystemExit(f"plot_trace.py: {args.trace}: {e.strerror}")
-
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(8, 4.5), dpi=100)
-    for (entity, col), (xs, ys) in series.items():
-        ax.plot(xs, ys, label=f"{entity} {col}")
-    if args.analytic:
-        xs = next(iter(series.values()))[0]
-        for expression in args.analytic:
-            ax.plot(xs, analytic_curve(expression, xs), "--", label=expression)
-    ax.set_xlabel(args.x + (" (s)" if args.x == "time" else ""))
-    ax.set_ylabel(", ".join(args.y))
-    ax.set_title(args.title or f"{', '.join(args.y)} of {', '.join(args.entity)}")
-    ax.grid(True, alpha=0.3)
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(args.output)
+            fail(f"{args.trace}: {e.strerror}")
+    names = list(dict.fromkeys(name for name, _ in series))
+    title = args.title or f"{', '.join(args.y)} of {', '.join(names)}"
+    fig = make_figure(plt, series, args.x, args.y, title, args.analytic)
+    try:
+        fig.savefig(args.output)
+    except OSError as e:
+        fail(f"{args.output}: {e.strerror}")
     return 0
 
 

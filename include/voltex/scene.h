@@ -1,5 +1,5 @@
 /* Scene files (JSON, docs/scene_format.md) to a world plus
- * settings, with every validation. The only user of cJSON. */
+ * settings, with every validation. */
 #ifndef VOLTEX_SCENE_H
 #define VOLTEX_SCENE_H
 

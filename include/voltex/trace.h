@@ -23,7 +23,11 @@
 #define VX_JOINT_CSV_HEADER \
     "frame,time,joint,name,type,entity_a,entity_b,fx,fy,fz,tx,ty,tz,position,speed,broken"
 
-typedef enum { VX_TRACE_CSV = 0, VX_TRACE_JSON = 1 } vx_trace_format;
+/* CSV: one row per entity per frame (the long layout); CSV_WIDE: one row per
+ * frame with columns NAME.px ... NAME.wz per entity; JSON: one document;
+ * JSONL: a header line (scene, entities and their colliders), then one JSON
+ * object per frame and line. */
+typedef enum { VX_TRACE_CSV = 0, VX_TRACE_JSON = 1, VX_TRACE_JSONL = 2, VX_TRACE_CSV_WIDE = 3 } vx_trace_format;
 
 /* What every writer needs to know about the run. Entity i of the trace is the
  * entity whose id has index i (the scene loader spawns them in order). */
@@ -37,6 +41,10 @@ typedef struct {
     const char *const *query_names;
     size_t joint_count;         /* the scene's joints (0: none, and no "joints" in JSON frames) */
     const struct vx_trace_joint *joints;
+    /* Optional (NULL: not known): the world and entities[i] of entity i, from
+     * which the JSONL header describes each entity's collider. */
+    const vx_world *world;
+    const vx_entity *entities;
 } vx_trace_info;
 
 /* What the joint trace names of joint i. */
@@ -126,17 +134,56 @@ vx_status vx_joint_writer_frame(vx_joint_writer *w, int64_t frame, const vx_join
 vx_status vx_joint_writer_end(vx_joint_writer *w, vx_error *err);
 
 /* ---- golden comparison ---- */
+/* A golden body trace in any of the formats the writers make (CSV long or
+ * wide, a JSON document, JSON Lines; found from the file's content), its
+ * columns found by name (CSV) or key (JSON): a golden may carry any subset
+ * of the numbers. Frames of the golden that the run does not write are
+ * skipped, so a run with --every K compares with a golden of every frame. */
 typedef struct vx_golden vx_golden;
 
-/* Opens a golden body trace (CSV) and reads its header. */
-vx_status vx_golden_open(vx_golden **out, const char *path, vx_error *err);
-/* Compares one frame's rows with the golden's next rows. VX_ERR_DIFFERENT and
+/* The numbers compared: time, then px py pz qx qy qz qw vx vy vz wx wy wz. */
+#define VX_GOLDEN_COLUMNS 14
+const char *vx_golden_column_name(int column);
+
+typedef struct {
+    double tolerance; /* absolute, per number */
+    double rtol;      /* relative: a number passes within tolerance + rtol * |golden| */
+} vx_golden_tolerance;
+
+/* Opens a golden body trace and reads its header. */
+vx_status vx_golden_open(vx_golden **out, const char *path, vx_golden_tolerance tolerance, vx_error *err);
+/* Compares one written frame's states with the golden. VX_ERR_DIFFERENT with
  * err = "frame 120 entity 1 (ball) py: 0.4981 vs golden 0.5123 (diff 0.0142 > 1e-05)"
- * on the first difference; VX_ERR_IO / VX_ERR_INVALID for a bad golden file. */
+ * when a number of this frame is beyond the tolerance: the comparison stays
+ * in step, and the next frames may still be checked (vx_golden_in_step).
+ * VX_ERR_DIFFERENT also when the golden's rows do not line up with the run
+ * (a missing frame, another entity or name, the golden ends): then it is out
+ * of step and every later call says the same. VX_ERR_IO / VX_ERR_INVALID /
+ * VX_ERR_NOMEM for a golden that cannot be read or is not a body trace. */
 vx_status vx_golden_check_frame(vx_golden *g, int64_t frame, const vx_trace_info *info,
-                                const vx_body_state *states, double tolerance, vx_error *err);
-/* VX_ERR_DIFFERENT if the golden has rows left over. */
+                                const vx_body_state *states, vx_error *err);
+/* Whether the golden still lines up with the run. */
+bool vx_golden_in_step(const vx_golden *g);
+/* After the run's last frame: VX_ERR_DIFFERENT if the golden has rows left
+ * over (frames after the run's last). */
 vx_status vx_golden_finish(vx_golden *g, vx_error *err);
+
+/* What the comparison found so far. */
+typedef struct {
+    uint64_t numbers;         /* numbers compared */
+    uint64_t different;       /* of them, beyond the tolerance */
+    int64_t frames;           /* frames compared */
+    int64_t first_frame;      /* the first and last frame with a difference, -1 when none */
+    int64_t last_frame;
+    size_t entity_count;      /* of the arrays below */
+    /* [entity * VX_GOLDEN_COLUMNS + column]: the largest difference beyond
+     * the tolerance (infinity for a number that is not finite; 0: none), and
+     * the frame where it was */
+    const double *max_difference;
+    const int64_t *max_frame;
+} vx_golden_summary;
+
+vx_golden_summary vx_golden_get_summary(const vx_golden *g);
 void vx_golden_close(vx_golden *g);
 
 #endif

@@ -1,18 +1,20 @@
-# Bash completion for voltex-sim: options, the values of --format, --order,
-# --stats= and --solver KEY=, and scene files (*.json) or output paths.
+# Bash completion for voltex-sim: options, the values of --format, --layout,
+# --order, --stats= and --solver KEY=, and scene files (*.json) or output paths.
 # Installed as share/bash-completion/completions/voltex-sim; or source it.
 _voltex_sim()
 {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=""
     [ "$COMP_CWORD" -gt 0 ] && prev=${COMP_WORDS[COMP_CWORD - 1]}
-    local options="--steps --dt --format --output --contacts --queries --joints --every --compare --tolerance --stats
-                   --stats=json --threads --order --solver --set --memory-budget --quiet --help --version"
+    local options="--steps --dt --format --layout --output --contacts --queries --joints --every --compare
+                   --tolerance --rtol --stats --stats=json --threads --order --solver --set --memory-budget --quiet
+                   --help --version --schema"
     local solver_keys="iterations position_iterations substeps warm_starting sleeping threads
                        restitution_threshold baumgarte_slop baumgarte_percent max_correction
                        speculative_distance broadphase order reuse_contacts"
     COMPREPLY=()
     case "$prev" in
-    -f | --format) mapfile -t COMPREPLY < <(compgen -W "csv json" -- "$cur"); return 0 ;;
+    -f | --format) mapfile -t COMPREPLY < <(compgen -W "csv json jsonl" -- "$cur"); return 0 ;;
+    --layout) mapfile -t COMPREPLY < <(compgen -W "long wide" -- "$cur"); return 0 ;;
     --order) mapfile -t COMPREPLY < <(compgen -W "sequential colored" -- "$cur"); return 0 ;;
     --solver)
         mapfile -t COMPREPLY < <(compgen -W "$solver_keys" -S "=" -- "$cur")
@@ -20,7 +22,7 @@ _voltex_sim()
         return 0 ;;
     -o | --output | --contacts | --queries | --joints | --compare)
         mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return 0 ;;
-    -n | --steps | --dt | --every | --tolerance | --threads | --set | --memory-budget) return 0 ;; # a value of the user's
+    -n | --steps | --dt | --every | --tolerance | --rtol | --threads | --set | --memory-budget) return 0 ;; # a value of the user's
     esac
     if [[ "$cur" == -* ]]; then
         mapfile -t COMPREPLY < <(compgen -W "$options" -- "$cur")

@@ -25,7 +25,10 @@ vx_install() {
 }
 
 VX_BUILD_PACKAGES=(gcc make cmake pkg-config libc6-dev libcjson-dev)
-VX_TEST_PACKAGES=(libcriterion-dev python3 python3-matplotlib parallel rsync)
+# parallel, rsync: golden_suite and sweep; python3-jsonschema: the scene schema's test; groff-base, man-db: the manual page's;
+# python3-pandas, gnuplot-nox, jq: the examples of the docs, which the tests run
+VX_TEST_PACKAGES=(libcriterion-dev python3 python3-matplotlib python3-jsonschema groff-base man-db
+                  python3-pandas gnuplot-nox jq parallel rsync)
 
 # vx_is_current BUILD_DIR FILE: true when FILE exists and no source is newer.
 vx_is_current() {

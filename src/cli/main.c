@@ -11,18 +11,25 @@
 #include "cli/options.h"
 #include "cli/output.h"
 #include "cli/run.h"
+#include "cli/schema.h"
 #include "voltex/voltex.h"
 
-/* --help and --version: text on stdout, checked, so `--help >/dev/full` fails. */
+/* --help, --version and --schema: text on stdout, checked, so `--help
+ * >/dev/full` fails. */
 static int print_info(vx_cli_action action)
 {
+    errno = 0;
     if (action == VX_CLI_HELP)
         vx_cli_print_usage(stdout);
+    else if (action == VX_CLI_SCHEMA)
+        fwrite(vx_cli_scene_schema, 1, vx_cli_scene_schema_size, stdout); /* larger than the buffer: fails here */
     else
         fputs("voltex-sim " VOLTEX_VERSION "\n", stdout);
+    int write_errno = errno;
     errno = 0;
     if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "voltex-sim: stdout: write failed: %s\n", strerror(errno ? errno : EIO));
+        int e = errno ? errno : write_errno ? write_errno : EIO;
+        fprintf(stderr, "voltex-sim: stdout: write failed: %s\n", strerror(e));
         return VX_EXIT_OUTPUT;
     }
     return VX_EXIT_OK;
@@ -63,6 +70,7 @@ int main(int argc, char **argv)
         return VX_EXIT_USAGE;
     case VX_CLI_HELP:
     case VX_CLI_VERSION:
+    case VX_CLI_SCHEMA:
         return print_info(action);
     case VX_CLI_RUN:
     default:

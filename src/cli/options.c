@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/parse_number.h"
 #include "voltex/limits.h"
 #include "voltex/scene.h"
 
@@ -28,13 +29,17 @@ enum {
     OPT_SET,
     OPT_QUERIES,
     OPT_JOINTS,
-    OPT_MEMORY_BUDGET
+    OPT_MEMORY_BUDGET,
+    OPT_LAYOUT,
+    OPT_RTOL,
+    OPT_SCHEMA
 };
 
 static const struct option long_options[] = {
     {"steps", required_argument, NULL, 'n'},
     {"dt", required_argument, NULL, OPT_DT},
     {"format", required_argument, NULL, 'f'},
+    {"layout", required_argument, NULL, OPT_LAYOUT},
     {"output", required_argument, NULL, 'o'},
     {"contacts", required_argument, NULL, OPT_CONTACTS},
     {"queries", required_argument, NULL, OPT_QUERIES},
@@ -43,6 +48,7 @@ static const struct option long_options[] = {
     {"every", required_argument, NULL, OPT_EVERY},
     {"compare", required_argument, NULL, OPT_COMPARE},
     {"tolerance", required_argument, NULL, OPT_TOLERANCE},
+    {"rtol", required_argument, NULL, OPT_RTOL},
     {"stats", optional_argument, NULL, OPT_STATS},
     {"threads", required_argument, NULL, OPT_THREADS},
     {"order", required_argument, NULL, OPT_ORDER},
@@ -51,6 +57,7 @@ static const struct option long_options[] = {
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
+    {"schema", no_argument, NULL, OPT_SCHEMA},
     {NULL, 0, NULL, 0},
 };
 
@@ -66,7 +73,10 @@ void vx_cli_print_usage(FILE *out)
           "Options (in any order, before or after SCENE.json):\n"
           "  -n, --steps N          fixed steps to run, N >= 0 (default: the scene's \"steps\", else 600)\n"
           "      --dt SECONDS       fixed time step, > 0 (default: the scene's \"dt\", else 1/60)\n"
-          "  -f, --format FORMAT    body trace format: csv or json (default: csv)\n"
+          "  -f, --format FORMAT    body trace format: csv, json, or jsonl (a header line, then one JSON\n"
+          "                         object per frame and line) (default: csv)\n"
+          "      --layout LAYOUT    CSV layout: long (a row per entity and frame) or wide (a row per frame,\n"
+          "                         columns NAME.px ... NAME.wz) (default: long)\n"
           "  -o, --output FILE      body trace destination, - is stdout (default: stdout)\n"
           "      --contacts FILE    also write the contact trace (CSV) to FILE (default: off)\n"
           "      --queries FILE     also write the query trace (CSV) of the scene's queries to FILE\n"
@@ -74,9 +84,11 @@ void vx_cli_print_usage(FILE *out)
           "      --joints FILE      also write the joint trace (CSV) of the scene's joints to FILE\n"
           "                         (default: off)\n"
           "      --every K          write frames 0, K, 2K, ... and always the last, K >= 1 (default: 1)\n"
-          "      --compare GOLDEN   compare the body trace with a golden CSV body trace instead of\n"
-          "                         writing it (default: off)\n"
+          "      --compare GOLDEN   compare the body trace with a golden body trace (CSV, JSON or JSONL)\n"
+          "                         instead of writing it (default: off)\n"
           "      --tolerance EPS    absolute tolerance per number for --compare, >= 0 (default: 1e-05)\n"
+          "      --rtol R           relative tolerance for --compare, >= 0: a number passes within\n"
+          "                         EPS + R * |golden| (default: 0)\n"
           "      --stats[=json]     print a summary on stderr at the end, as text or as one JSON object\n"
           "                         (default: off)\n"
           "      --threads N        worker threads, 1 to 256 (default: the scene's solver.threads, else 1);\n"
@@ -92,6 +104,7 @@ void vx_cli_print_usage(FILE *out)
           "  -q, --quiet            no progress output on stderr (default: progress when stderr is a terminal)\n"
           "  -h, --help             show this help and exit\n"
           "  -V, --version          show the version and exit\n"
+          "      --schema           print the JSON Schema of scene files and exit\n"
           "\n"
           "Exit codes: 0 success, 1 --compare found a difference, 2 usage error or bad scene,\n"
           "3 the simulation became non-finite, 4 an output could not be written, 5 out of memory,\n"
@@ -120,27 +133,22 @@ void vx_cli_one_line(char *text)
         if ((unsigned char)*p < 0x20u || *p == 0x7f) *p = '?';
 }
 
-/* The whole string as a decimal integer: no empty string, no spaces, no rest. */
-static bool parse_integer(const char *s, int64_t *out)
-{
-    if (s[0] == '\0' || s[0] == ' ' || s[0] == '\t' || s[0] == '\n') return false;
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (*end != '\0' || errno != 0) return false;
-    *out = (int64_t)v;
-    return true;
-}
-
 /* The whole string as a finite number. */
 static bool parse_number(const char *s, double *out)
 {
-    if (s[0] == '\0' || s[0] == ' ' || s[0] == '\t' || s[0] == '\n') return false;
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (*end != '\0' || errno == ERANGE || !isfinite(v)) return false;
-    *out = v;
+    bool out_of_range;
+    return vx_parse_double(s, out, &out_of_range) && !out_of_range && isfinite(*out);
+}
+
+/* A --tolerance or --rtol: finite, >= 0. */
+static bool parse_tolerance(const char *arg, const char *option, double *out, char *message, size_t size)
+{
+    double d;
+    if (!parse_number(arg, &d) || !(d >= 0.0)) {
+        set_message(message, size, "--%s: expected a finite number >= 0, got '%s'", option, arg);
+        return false;
+    }
+    *out = d;
     return true;
 }
 
@@ -158,7 +166,7 @@ static bool apply_option(vx_cli_options *opt, int code, const char *arg, char *m
     double d;
     switch (code) {
     case 'n':
-        if (!parse_integer(arg, &i) || i < 0) {
+        if (!vx_parse_int64(arg, &i) || i < 0) {
             set_message(message, size, "--steps: expected an integer >= 0, got '%s'", arg);
             return false;
         }
@@ -188,11 +196,21 @@ static bool apply_option(vx_cli_options *opt, int code, const char *arg, char *m
             opt->format = VX_TRACE_CSV;
         } else if (strcmp(arg, "json") == 0) {
             opt->format = VX_TRACE_JSON;
+        } else if (strcmp(arg, "jsonl") == 0) {
+            opt->format = VX_TRACE_JSONL;
         } else {
-            set_message(message, size, "--format: expected csv or json, got '%s'", arg);
+            set_message(message, size, "--format: expected csv, json or jsonl, got '%s'", arg);
             return false;
         }
         opt->format_set = true;
+        return true;
+    case OPT_LAYOUT:
+        if (strcmp(arg, "long") != 0 && strcmp(arg, "wide") != 0) {
+            set_message(message, size, "--layout: expected long or wide, got '%s'", arg);
+            return false;
+        }
+        opt->layout_wide = strcmp(arg, "wide") == 0;
+        opt->layout_set = true;
         return true;
     case 'o':
         opt->output = arg;
@@ -207,7 +225,7 @@ static bool apply_option(vx_cli_options *opt, int code, const char *arg, char *m
         opt->joints = arg;
         return true;
     case OPT_EVERY:
-        if (!parse_integer(arg, &i) || i < 1) {
+        if (!vx_parse_int64(arg, &i) || i < 1) {
             set_message(message, size, "--every: expected an integer >= 1, got '%s'", arg);
             return false;
         }
@@ -224,15 +242,10 @@ static bool apply_option(vx_cli_options *opt, int code, const char *arg, char *m
         opt->memory_budget_mb = d;
         opt->memory_budget_set = true;
         return true;
-    case OPT_TOLERANCE:
-        if (!parse_number(arg, &d) || !(d >= 0.0)) {
-            set_message(message, size, "--tolerance: expected a finite number >= 0, got '%s'", arg);
-            return false;
-        }
-        opt->tolerance = d;
-        return true;
+    case OPT_TOLERANCE: return parse_tolerance(arg, "tolerance", &opt->tolerance, message, size);
+    case OPT_RTOL: return parse_tolerance(arg, "rtol", &opt->rtol, message, size);
     case OPT_THREADS:
-        if (!parse_integer(arg, &i) || i < 1 || i > VX_CLI_MAX_THREADS) {
+        if (!vx_parse_int64(arg, &i) || i < 1 || i > VX_CLI_MAX_THREADS) {
             set_message(message, size, "--threads: expected an integer from 1 to %d, got '%s'", VX_CLI_MAX_THREADS,
                         arg);
             return false;
@@ -314,7 +327,7 @@ vx_cli_action vx_cli_parse_options(int argc, char **argv, vx_cli_options *opt, c
     opt->tolerance = VX_CLI_DEFAULT_TOLERANCE;
     message[0] = '\0';
 
-    bool help = false, version = false;
+    bool help = false, version = false, schema = false;
     opterr = 0; /* we print our own messages */
     for (;;) {
         int code = getopt_long(argc, argv, short_options, long_options, NULL);
@@ -345,6 +358,9 @@ vx_cli_action vx_cli_parse_options(int argc, char **argv, vx_cli_options *opt, c
         case 'V':
             version = true;
             break;
+        case OPT_SCHEMA:
+            schema = true;
+            break;
         case 'q':
             opt->quiet = true;
             break;
@@ -372,15 +388,24 @@ vx_cli_action vx_cli_parse_options(int argc, char **argv, vx_cli_options *opt, c
 
     if (help) return VX_CLI_HELP;
     if (version) return VX_CLI_VERSION;
+    if (schema) return VX_CLI_SCHEMA;
     if (opt->compare && opt->output) {
         set_message(message, size, "--compare and --output cannot be used together (--compare writes no body trace)");
         return VX_CLI_USAGE_ERROR;
     }
-    if (opt->compare && opt->format == VX_TRACE_JSON) {
+    if (opt->compare && (opt->format != VX_TRACE_CSV || opt->layout_wide)) {
         set_message(message, size,
-                    "--compare and --format json cannot be used together (the golden is a CSV body trace)");
+                    "--compare and %s cannot be used together (--compare writes no body trace; it reads the "
+                    "golden's format from the file)",
+                    opt->layout_wide ? "--layout wide" : opt->format == VX_TRACE_JSON ? "--format json" : "--format jsonl");
         return VX_CLI_USAGE_ERROR;
     }
+    if (opt->layout_wide && opt->format != VX_TRACE_CSV) {
+        set_message(message, size, "--layout wide is a CSV layout (it cannot be used with --format %s)",
+                    opt->format == VX_TRACE_JSON ? "json" : "jsonl");
+        return VX_CLI_USAGE_ERROR;
+    }
+    if (opt->layout_wide) opt->format = VX_TRACE_CSV_WIDE;
     bool body_on_stdout = !opt->compare && (!opt->output || strcmp(opt->output, "-") == 0);
     if (opt->contacts && strcmp(opt->contacts, "-") == 0 && body_on_stdout) {
         set_message(message, size, "--contacts -: the body trace already goes to stdout (use --output FILE)");

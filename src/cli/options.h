@@ -24,8 +24,10 @@ typedef struct {
     int64_t steps;
     bool dt_set;
     float dt;
-    vx_trace_format format;
+    vx_trace_format format; /* --format, with --layout wide: VX_TRACE_CSV_WIDE */
     bool format_set;
+    bool layout_set;
+    bool layout_wide;
     const char *output;   /* NULL: stdout; "-" is stdout too */
     const char *contacts; /* NULL: no contact trace */
     const char *queries;  /* NULL: no query trace */
@@ -33,6 +35,7 @@ typedef struct {
     int64_t every;
     const char *compare;  /* golden body trace, NULL: off */
     double tolerance;
+    double rtol; /* --rtol: relative tolerance for --compare, 0 by default */
     bool stats;
     bool stats_json; /* --stats=json: the summary as one JSON object */
     bool threads_set;
@@ -55,6 +58,7 @@ typedef enum {
     VX_CLI_RUN = 0,  /* options complete: run the scene */
     VX_CLI_HELP,     /* --help */
     VX_CLI_VERSION,  /* --version */
+    VX_CLI_SCHEMA,   /* --schema */
     VX_CLI_USAGE_ERROR
 } vx_cli_action;
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli/clock.h"
+#include "cli/compare_report.h"
 #include "cli/finite.h"
 #include "cli/interrupt.h"
 #include "cli/memory_budget.h"
@@ -50,6 +51,7 @@ typedef struct {
     vx_cli_stats stats;
     bool reader_gone; /* an output's reader went away (EPIPE): end quietly */
     double memory_budget; /* bytes */
+    bool compare_differs; /* --compare found a number beyond the tolerance (printed once) */
 } vx_cli_session;
 
 static void fail(vx_cli_session *s, const char *fmt, ...)
@@ -112,12 +114,15 @@ static int emit_frame(vx_cli_session *s, int64_t frame, const vx_contact_list *c
         if (code >= 0) return code;
     }
     if (s->golden) {
-        vx_status st = vx_golden_check_frame(s->golden, frame, &s->info, s->states, s->opt->tolerance, &err);
-        if (st != VX_OK) {
-            fail(s, "%s", err.message);
-            return st == VX_ERR_DIFFERENT ? VX_EXIT_DIFFERENT : VX_EXIT_USAGE;
-        }
-    } else if (vx_body_writer_frame(&s->body, frame, s->states, contacts, &s->query_frame, s->joint_states, &err) != VX_OK) {
+        /* The first difference in the numbers is printed as it comes and the
+         * run goes on for the summary; rows out of step end it. */
+        vx_status st = vx_golden_check_frame(s->golden, frame, &s->info, s->states, &err);
+        bool numbers_only = st == VX_ERR_DIFFERENT && vx_golden_in_step(s->golden);
+        if (st != VX_OK && !(numbers_only && s->compare_differs)) fail(s, "%s", err.message);
+        if (numbers_only) s->compare_differs = true;
+        else if (st != VX_OK) return st == VX_ERR_DIFFERENT ? VX_EXIT_DIFFERENT : VX_EXIT_USAGE;
+    } else if (vx_body_writer_frame(&s->body, frame, s->states, contacts, &s->query_frame, s->joint_states, &err) !=
+               VX_OK) {
         return write_failure(s, &s->body_out, &err);
     }
     if (s->contact_open && frame > 0 && vx_contact_writer_frame(&s->contact, frame, contacts, &err) != VX_OK)
@@ -285,6 +290,8 @@ static int prepare(vx_cli_session *s)
     s->info.names = (const char *const *)s->scene.names;
     s->info.query_count = s->scene.query_count;
     s->info.query_names = (const char *const *)s->scene.query_names;
+    s->info.world = s->scene.world;
+    s->info.entities = s->scene.entities;
 
     s->states = calloc(s->scene.entity_count ? s->scene.entity_count : 1u, sizeof *s->states);
     size_t joints = s->scene.joint_count;
@@ -304,7 +311,8 @@ static int prepare(vx_cli_session *s)
     code = interrupted(); /* before any output is made */
     if (code >= 0) return code;
 
-    vx_status st = opt->compare ? vx_golden_open(&s->golden, opt->compare, &err) : VX_OK;
+    vx_golden_tolerance tolerance = {opt->tolerance, opt->rtol};
+    vx_status st = opt->compare ? vx_golden_open(&s->golden, opt->compare, tolerance, &err) : VX_OK;
     if (st != VX_OK) {
         fail(s, "%s", err.message);
         return exit_for(st);
@@ -342,7 +350,8 @@ static int prepare(vx_cli_session *s)
         if (vx_joint_writer_begin(&s->joint, s->joint_out.file, &s->info, &err) != VX_OK)
             return write_failure(s, &s->joint_out, &err);
     }
-    s->run_queries = s->scene.query_count > 0 && (s->query_open || (s->body_open && opt->format == VX_TRACE_JSON));
+    bool json_body = s->body_open && (opt->format == VX_TRACE_JSON || opt->format == VX_TRACE_JSONL);
+    s->run_queries = s->scene.query_count > 0 && (s->query_open || json_body);
     return -1;
 }
 
@@ -453,6 +462,12 @@ int vx_cli_run(const vx_cli_options *opt)
             fail(&s, "%s", err.message);
             code = st == VX_ERR_DIFFERENT ? VX_EXIT_DIFFERENT : VX_EXIT_USAGE;
         }
+    }
+    if (s.golden && s.compare_differs && (code < 0 || code == VX_EXIT_DIFFERENT)) {
+        vx_cli_progress_clear(&s.progress);
+        vx_golden_summary summary = vx_golden_get_summary(s.golden);
+        vx_cli_compare_report(&summary, &s.info, (vx_golden_tolerance){opt->tolerance, opt->rtol}, stderr);
+        code = VX_EXIT_DIFFERENT;
     }
     /* Outputs end cleanly on every path, and are kept when the run went to
      * its end, was interrupted by a signal or lost its reader (complete up

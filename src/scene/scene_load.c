@@ -16,7 +16,10 @@
 
 #define VX_SCENE_READ_CHUNK 65536u /* bytes: first buffer when the file size is unknown (a pipe) */
 
-static const char *const top_keys[] = {"name", "gravity", "dt", "steps", "solver", "shapes", "entities", "queries", "joints"};
+/* "$schema": where an editor finds the scene's JSON Schema (voltex-sim
+ * --schema); a string, not used by the loader. */
+static const char *const top_keys[] = {"name",     "gravity", "dt",     "steps",  "solver",
+                                       "shapes",   "entities", "queries", "joints", "$schema"};
 
 static char *copy_string(const char *s, size_t length)
 {
@@ -59,6 +62,10 @@ static vx_status read_top_member(vx_scene_builder *b, const cJSON *m)
         if (st != VX_OK) return st;
         scene->name = copy_string(name, strlen(name));
         return scene->name ? VX_OK : vx_scene_fail_nomem(b);
+    }
+    if (strcmp(key, "$schema") == 0) {
+        const char *schema = NULL;
+        return vx_json_read_string(r, m, &schema);
     }
     if (strcmp(key, "gravity") == 0) return vx_json_read_vec3(r, m, VX_JSON_ANY, &b->def.gravity);
     if (strcmp(key, "dt") == 0) return read_dt(r, m, &b->def.fixed_dt);

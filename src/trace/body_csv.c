@@ -20,9 +20,8 @@ vx_status vx_body_csv_frame(vx_body_writer *w, int64_t frame, const vx_body_stat
     char head[96];
     size_t prefix_length = vx_csv_frame_head(head, sizeof head, frame, info->dt);
 
-    /* 13 numbers of at most 15 characters, their commas, the newline, and
-     * the formatter's room after the last one. */
-    char numbers[13 * 16 + VX_CSV_NUMBER_ROOM];
+    /* the state's numbers and the newline */
+    char numbers[VX_CSV_STATE_ROOM + 1];
     vx_trace_out o;
     vx_trace_out_init(&o, w->out);
     for (size_t i = 0; i < info->entity_count; i++) {
@@ -31,20 +30,7 @@ vx_status vx_body_csv_frame(vx_body_writer *w, int64_t frame, const vx_body_stat
         head[head_length++] = ',';
         vx_trace_out_bytes(&o, head, head_length);
         vx_trace_out_str(&o, info->names[i]);
-        size_t len = 0;
-        len = vx_csv_put_float(numbers, len, s->p.x);
-        len = vx_csv_put_float(numbers, len, s->p.y);
-        len = vx_csv_put_float(numbers, len, s->p.z);
-        len = vx_csv_put_float(numbers, len, s->q.x);
-        len = vx_csv_put_float(numbers, len, s->q.y);
-        len = vx_csv_put_float(numbers, len, s->q.z);
-        len = vx_csv_put_float(numbers, len, s->q.w);
-        len = vx_csv_put_float(numbers, len, s->v.x);
-        len = vx_csv_put_float(numbers, len, s->v.y);
-        len = vx_csv_put_float(numbers, len, s->v.z);
-        len = vx_csv_put_float(numbers, len, s->w.x);
-        len = vx_csv_put_float(numbers, len, s->w.y);
-        len = vx_csv_put_float(numbers, len, s->w.z);
+        size_t len = vx_csv_put_state(numbers, 0, s);
         numbers[len++] = '\n';
         vx_trace_out_bytes(&o, numbers, len);
     }

@@ -4,29 +4,42 @@
 #include <string.h>
 
 #include "trace/body_formats.h"
-#include "trace/trace_out.h"
+
+/* "{"scene":...,"dt":...,"steps":...,<sep>"entities":[...]" (not closed):
+ * the opening both JSON formats share; with_colliders adds each entity's
+ * collider (JSONL's header). */
+void vx_body_json_head(vx_trace_out *o, const vx_trace_info *info, const char *separator, bool with_colliders)
+{
+    vx_trace_out_str(o, "{\"scene\":");
+    vx_trace_out_json_string(o, info->scene_name ? info->scene_name : "");
+    vx_trace_out_str(o, ",\"dt\":");
+    vx_trace_out_json_float(o, info->dt);
+    vx_trace_out_str(o, ",\"steps\":");
+    vx_trace_out_int(o, info->steps);
+    vx_trace_out_char(o, ',');
+    vx_trace_out_str(o, separator);
+    vx_trace_out_str(o, "\"entities\":[");
+    for (size_t i = 0; i < info->entity_count; i++) {
+        if (i > 0) vx_trace_out_char(o, ',');
+        vx_trace_out_str(o, "{\"entity\":");
+        vx_trace_out_int(o, (int64_t)i);
+        vx_trace_out_str(o, ",\"name\":");
+        vx_trace_out_json_string(o, info->names[i]);
+        if (with_colliders) {
+            vx_trace_out_str(o, ",\"collider\":");
+            vx_trace_json_entity_collider(o, info, i);
+        }
+        vx_trace_out_char(o, '}');
+    }
+    vx_trace_out_char(o, ']');
+}
 
 vx_status vx_body_json_begin(vx_body_writer *w, vx_error *err)
 {
-    const vx_trace_info *info = w->info;
     vx_trace_out o;
     vx_trace_out_init(&o, w->out);
-    vx_trace_out_str(&o, "{\"scene\":");
-    vx_trace_out_json_string(&o, info->scene_name ? info->scene_name : "");
-    vx_trace_out_str(&o, ",\"dt\":");
-    vx_trace_out_json_float(&o, info->dt);
-    vx_trace_out_str(&o, ",\"steps\":");
-    vx_trace_out_int(&o, info->steps);
-    vx_trace_out_str(&o, ",\n\"entities\":[");
-    for (size_t i = 0; i < info->entity_count; i++) {
-        if (i > 0) vx_trace_out_char(&o, ',');
-        vx_trace_out_str(&o, "{\"entity\":");
-        vx_trace_out_int(&o, (int64_t)i);
-        vx_trace_out_str(&o, ",\"name\":");
-        vx_trace_out_json_string(&o, info->names[i]);
-        vx_trace_out_char(&o, '}');
-    }
-    vx_trace_out_str(&o, "],\n\"frames\":[\n");
+    vx_body_json_head(&o, w->info, "\n", false);
+    vx_trace_out_str(&o, ",\n\"frames\":[\n");
     return vx_trace_out_flush(&o, false, err);
 }
 
@@ -117,44 +130,52 @@ static void json_joints(vx_trace_out *o, const vx_trace_info *info, const vx_joi
     vx_trace_out_char(o, ']');
 }
 
+/* {"frame":k,"time":t,"bodies":[...],"contacts":[...],"queries":[...],"joints":[...]}:
+ * a frame of the JSON document, and a line of JSONL. */
+void vx_body_json_frame_object(vx_trace_out *o, const vx_trace_info *info, int64_t frame,
+                               const vx_body_state *states, const vx_contact_list *contacts,
+                               const vx_query_frame *queries, const vx_joint_state *joints)
+{
+    vx_trace_out_str(o, "{\"frame\":");
+    vx_trace_out_int(o, frame);
+    vx_trace_out_str(o, ",\"time\":");
+    vx_trace_out_json_float(o, vx_trace_frame_time(frame, info->dt));
+    vx_trace_out_str(o, ",\"bodies\":[");
+    for (size_t i = 0; i < info->entity_count; i++) {
+        const vx_body_state *s = &states[i];
+        if (i > 0) vx_trace_out_char(o, ',');
+        vx_trace_out_str(o, "{\"entity\":");
+        vx_trace_out_int(o, (int64_t)i);
+        vx_trace_out_str(o, ",\"p\":");
+        vx_trace_out_json_vec3(o, s->p);
+        vx_trace_out_str(o, ",\"q\":");
+        json_quat(o, s->q);
+        vx_trace_out_str(o, ",\"v\":");
+        vx_trace_out_json_vec3(o, s->v);
+        vx_trace_out_str(o, ",\"w\":");
+        vx_trace_out_json_vec3(o, s->w);
+        vx_trace_out_char(o, '}');
+    }
+    vx_trace_out_str(o, "],\"contacts\":[");
+    size_t count = contacts ? contacts->count : 0;
+    for (size_t i = 0; i < count; i++) {
+        if (i > 0) vx_trace_out_char(o, ',');
+        json_contact(o, &contacts->items[i]);
+    }
+    vx_trace_out_char(o, ']');
+    if (info->query_count > 0) json_queries(o, info, queries);
+    if (info->joint_count > 0) json_joints(o, info, joints);
+    vx_trace_out_char(o, '}');
+}
+
 vx_status vx_body_json_frame(vx_body_writer *w, int64_t frame, const vx_body_state *states,
                              const vx_contact_list *contacts, const vx_query_frame *queries,
                              const vx_joint_state *joints, vx_error *err)
 {
-    const vx_trace_info *info = w->info;
     vx_trace_out o;
     vx_trace_out_init(&o, w->out);
     if (w->frames_written > 0) vx_trace_out_str(&o, ",\n");
-    vx_trace_out_str(&o, "{\"frame\":");
-    vx_trace_out_int(&o, frame);
-    vx_trace_out_str(&o, ",\"time\":");
-    vx_trace_out_json_float(&o, vx_trace_frame_time(frame, info->dt));
-    vx_trace_out_str(&o, ",\"bodies\":[");
-    for (size_t i = 0; i < info->entity_count; i++) {
-        const vx_body_state *s = &states[i];
-        if (i > 0) vx_trace_out_char(&o, ',');
-        vx_trace_out_str(&o, "{\"entity\":");
-        vx_trace_out_int(&o, (int64_t)i);
-        vx_trace_out_str(&o, ",\"p\":");
-        vx_trace_out_json_vec3(&o, s->p);
-        vx_trace_out_str(&o, ",\"q\":");
-        json_quat(&o, s->q);
-        vx_trace_out_str(&o, ",\"v\":");
-        vx_trace_out_json_vec3(&o, s->v);
-        vx_trace_out_str(&o, ",\"w\":");
-        vx_trace_out_json_vec3(&o, s->w);
-        vx_trace_out_char(&o, '}');
-    }
-    vx_trace_out_str(&o, "],\"contacts\":[");
-    size_t count = contacts ? contacts->count : 0;
-    for (size_t i = 0; i < count; i++) {
-        if (i > 0) vx_trace_out_char(&o, ',');
-        json_contact(&o, &contacts->items[i]);
-    }
-    vx_trace_out_char(&o, ']');
-    if (info->query_count > 0) json_queries(&o, info, queries);
-    if (info->joint_count > 0) json_joints(&o, info, joints);
-    vx_trace_out_char(&o, '}');
+    vx_body_json_frame_object(&o, w->info, frame, states, contacts, queries, joints);
     return vx_trace_out_flush(&o, false, err);
 }
 

@@ -2,7 +2,6 @@
 #include <string.h>
 
 #include "trace/body_formats.h"
-#include "trace/trace_out.h"
 
 vx_status vx_body_writer_begin(vx_body_writer *w, FILE *out, vx_trace_format format, const vx_trace_info *info,
                                vx_error *err)
@@ -11,15 +10,27 @@ vx_status vx_body_writer_begin(vx_body_writer *w, FILE *out, vx_trace_format for
     w->out = out;
     w->format = format;
     w->info = info;
-    return format == VX_TRACE_JSON ? vx_body_json_begin(w, err) : vx_body_csv_begin(w, err);
+    switch (format) {
+    case VX_TRACE_JSON: return vx_body_json_begin(w, err);
+    case VX_TRACE_JSONL: return vx_body_jsonl_begin(w, err);
+    case VX_TRACE_CSV_WIDE: return vx_body_csv_wide_begin(w, err);
+    case VX_TRACE_CSV:
+    default: return vx_body_csv_begin(w, err);
+    }
 }
 
 vx_status vx_body_writer_frame(vx_body_writer *w, int64_t frame, const vx_body_state *states,
                                const vx_contact_list *contacts, const vx_query_frame *queries,
                                const vx_joint_state *joints, vx_error *err)
 {
-    vx_status st = w->format == VX_TRACE_JSON ? vx_body_json_frame(w, frame, states, contacts, queries, joints, err)
-                                              : vx_body_csv_frame(w, frame, states, err);
+    vx_status st;
+    switch (w->format) {
+    case VX_TRACE_JSON: st = vx_body_json_frame(w, frame, states, contacts, queries, joints, err); break;
+    case VX_TRACE_JSONL: st = vx_body_jsonl_frame(w, frame, states, contacts, queries, joints, err); break;
+    case VX_TRACE_CSV_WIDE: st = vx_body_csv_wide_frame(w, frame, states, err); break;
+    case VX_TRACE_CSV:
+    default: st = vx_body_csv_frame(w, frame, states, err); break;
+    }
     if (st == VX_OK) w->frames_written++;
     return st;
 }

@@ -25,6 +25,19 @@ static inline size_t vx_csv_put_vec3(char *row, size_t at, vx_vec3 v)
     return vx_csv_put_float(row, at, v.z);
 }
 
+/* The 13 numbers of a body state (p, q, v, w), each after a comma. */
+#define VX_CSV_STATE_ROOM (13 * 16 + VX_CSV_NUMBER_ROOM) /* the room they take, and the formatter's */
+static inline size_t vx_csv_put_state(char *row, size_t at, const vx_body_state *s)
+{
+    at = vx_csv_put_vec3(row, at, s->p);
+    at = vx_csv_put_float(row, at, s->q.x);
+    at = vx_csv_put_float(row, at, s->q.y);
+    at = vx_csv_put_float(row, at, s->q.z);
+    at = vx_csv_put_float(row, at, s->q.w);
+    at = vx_csv_put_vec3(row, at, s->v);
+    return vx_csv_put_vec3(row, at, s->w);
+}
+
 /* The decimal digits of v at row + at; returns the new length. */
 static inline size_t vx_csv_put_index(char *row, size_t at, size_t v)
 {

@@ -264,8 +264,8 @@ Test(cli, bad_numbers)
         {"--threads", "0", "voltex-sim: --threads: expected an integer from 1 to 256, got '0'\n"},
         {"--threads", "257", "voltex-sim: --threads: expected an integer from 1 to 256, got '257'\n"},
         {"--order", "random", "voltex-sim: --order: expected sequential or colored, got 'random'\n"},
-        {"--format", "xml", "voltex-sim: --format: expected csv or json, got 'xml'\n"},
-        {"-f", "CSV", "voltex-sim: --format: expected csv or json, got 'CSV'\n"},
+        {"--format", "xml", "voltex-sim: --format: expected csv, json or jsonl, got 'xml'\n"},
+        {"-f", "CSV", "voltex-sim: --format: expected csv, json or jsonl, got 'CSV'\n"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         sim_result r = run_sim(scene, cases[i].option, cases[i].value);
@@ -747,11 +747,24 @@ Test(cli, compare_with_own_trace_and_with_a_changed_one)
     free(changed);
     free(text);
 
+    /* The first difference, then the summary: 1 of 121 frames * 3 entities *
+     * 14 numbers differs, and where. */
     r = run_sim(scene, "--steps", "120", "--compare", golden);
-    assert_failure(&r, 1, NULL);
+    cr_assert_eq(r.code, 1, "stderr: %s", r.err);
+    cr_assert_eq(r.out_size, 0);
     cr_assert_eq(strncmp(r.err, "voltex-sim: frame 60 entity 1 (ball) py: ", 41), 0, "%s", r.err);
+    const char *line2 = strchr(r.err, '\n') + 1;
     cr_assert_not_null(strstr(r.err, " vs golden 9.5 (diff "), "%s", r.err);
-    cr_assert_not_null(strstr(r.err, " > 1e-05)\n"), "%s", r.err);
+    cr_assert_eq(strncmp(line2 - 10, " > 1e-05)\n", 10), 0, "%s", r.err);
+    cr_assert_eq(strncmp(line2,
+                         "voltex-sim: 1 of 5082 numbers differ (by more than 1e-05), in frames 60 to 60\n"
+                         "voltex-sim: largest differences (entity: column difference at frame):\n"
+                         "voltex-sim:   ball: py ",
+                         strlen("voltex-sim: 1 of 5082 numbers differ (by more than 1e-05), in frames 60 to 60\n"
+                                "voltex-sim: largest differences (entity: column difference at frame):\n"
+                                "voltex-sim:   ball: py ")),
+                 0, "%s", r.err);
+    cr_assert_eq(count_lines(r.err), 4, "%s", r.err);
     sim_free(&r);
 
     /* A big enough tolerance accepts it. */

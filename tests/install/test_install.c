@@ -75,7 +75,7 @@ static void check_programs(const install_dir *d, const char *folder)
     vx_check_ball_drop(program);
 }
 
-Test(install, puts_the_libraries_headers_program_package_and_completion_under_the_prefix)
+Test(install, puts_the_libraries_headers_program_package_completion_man_page_and_schema_under_the_prefix)
 {
     install_dir d = install();
     run(&d, "test -f prefix/lib/libvoltex.a && test -L prefix/lib/libvoltex.so");
@@ -90,6 +90,11 @@ Test(install, puts_the_libraries_headers_program_package_and_completion_under_th
     /* bash completion where bash-completion looks for it */
     run(&d, "cmp '%s/scripts/completion/voltex-sim.bash' prefix/share/bash-completion/completions/voltex-sim",
         VOLTEX_SOURCE_DIR);
+    /* the manual page where man finds it under the prefix, and the schema */
+    run(&d, "cmp '%s/docs/man/voltex-sim.1' prefix/share/man/man1/voltex-sim.1", VOLTEX_SOURCE_DIR);
+    run(&d, "MANPATH=\"$PWD/prefix/share/man\" man -w voltex-sim | grep -Fx \"$PWD/prefix/share/man/man1/voltex-sim.1\"");
+    run(&d, "MANPATH=\"$PWD/prefix/share/man\" MANWIDTH=80 man voltex-sim 2>&1 | grep -q -- '--compare'");
+    run(&d, "prefix/bin/voltex-sim --schema | cmp - prefix/share/voltex/scene.schema.json");
     clean_up(&d);
 }
 

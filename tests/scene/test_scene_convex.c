@@ -8,6 +8,7 @@
 
 #include "test_helpers.h"
 #include "voltex/voltex.h"
+#include "invalid_scene_record.h"
 
 /* The unit cube's corners and its centre (an inner point). */
 #define CUBE_POINTS "[[0,0,0],[1,0,0],[0,1,0],[1,1,0],[0,0,1],[1,0,1],[0,1,1],[1,1,1],[0.5,0.5,0.5]]"
@@ -92,6 +93,7 @@ static void expect_invalid(const char *json, const char *message)
     cr_assert_eq(st, VX_ERR_INVALID, "for %s: %s", json, err.message);
     cr_assert_str_eq(err.message, message);
     cr_assert_null(s.world);
+    vx_test_record_invalid_scene(json, strlen(json), message);
 }
 
 #define CONVEX(points) "{\"entities\": [{\"collider\": {\"type\": \"convex\", \"points\": " points "}}]}"

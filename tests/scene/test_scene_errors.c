@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "invalid_scene_record.h"
 #include "voltex/scene.h"
 
 /* One entity (or several, comma-separated) in an otherwise empty scene. */
@@ -38,6 +39,7 @@ static void expect_error_n(const char *text, size_t length, vx_status code, cons
     cr_assert_eq(st, code, "status %d, expected %d, for: %s\nmessage: %s", (int)st, (int)code, text, err.message);
     cr_assert_eq(err.code, code);
     cr_assert_str_eq(err.message, message, "for: %s\nactual:   %s\nexpected: %s", text, err.message, message);
+    if (code == VX_ERR_INVALID) vx_test_record_invalid_scene(text, length, message);
     assert_scene_empty(&s);
     vx_scene_destroy(&s); /* harmless on the emptied scene */
 }
@@ -193,10 +195,12 @@ Test(scene_errors, unknown_top_level_key)
 {
     expect_invalid("{\"entites\": []}", "s.json: entites: unknown key (did you mean \"entities\"?)");
     expect_invalid("{\"colour\": 1, \"entities\": []}",
-                   "s.json: colour: unknown key (expected one of: name, gravity, dt, steps, solver, shapes, entities, queries, joints)");
+                   "s.json: colour: unknown key (expected one of: name, gravity, dt, steps, solver, shapes, entities, "
+                   "queries, joints, $schema)");
     /* a one-letter key is not "close" to a two-letter one */
     expect_invalid("{\"x\": 1, \"entities\": []}",
-                   "s.json: x: unknown key (expected one of: name, gravity, dt, steps, solver, shapes, entities, queries, joints)");
+                   "s.json: x: unknown key (expected one of: name, gravity, dt, steps, solver, shapes, entities, "
+                   "queries, joints, $schema)");
     expect_invalid("{\"DT\": 1, \"entities\": []}", "s.json: DT: unknown key (did you mean \"dt\"?)");
 }
 
@@ -257,9 +261,10 @@ Test(scene_errors, long_unknown_key_is_shortened)
 {
     expect_invalid("{\"abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz\": 1, \"entities\": []}",
                    "s.json: abcdefghijklmnopqrstuvwxyzabcdefghijklmn...: unknown key (expected one of: name, gravity, "
-                   "dt, steps, solver, shapes, entities, queries, joints)");
+                   "dt, steps, solver, shapes, entities, queries, joints, $schema)");
     expect_invalid("{\"a\\nb\": 1, \"entities\": []}",
-                   "s.json: a?b: unknown key (expected one of: name, gravity, dt, steps, solver, shapes, entities, queries, joints)");
+                   "s.json: a?b: unknown key (expected one of: name, gravity, dt, steps, solver, shapes, entities, "
+                   "queries, joints, $schema)");
 }
 
 Test(scene_errors, duplicate_key)
@@ -805,6 +810,18 @@ Test(scene_errors, shared_shapes)
                    "s.json: entities[0].collider: no shape named \"rock\" (a collider is an object, or the name of one "
                    "of the scene's \"shapes\")");
     expect_invalid(ENTITIES("{\"collider\": 3}"), "s.json: entities[0].collider: must be an object");
+}
+
+Test(scene_errors, schema_key_is_a_string_and_nothing_else)
+{
+    /* "$schema" tells an editor where the scene's JSON Schema is: any string */
+    const char *ok = "{\"$schema\": \"../schema/scene.schema.json\", \"entities\": []}";
+    vx_scene s;
+    vx_error err;
+    cr_assert_eq(vx_scene_load_string(ok, strlen(ok), "s.json", &s, &err), VX_OK, "%s", err.message);
+    vx_scene_destroy(&s);
+    expect_invalid("{\"$schema\": 1, \"entities\": []}", "s.json: $schema: must be a string");
+    expect_invalid("{\"$schema\": \"a\", \"$schema\": \"b\", \"entities\": []}", "s.json: $schema: duplicate key");
 }
 
 /* ---- joints ---- */

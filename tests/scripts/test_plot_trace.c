@@ -44,6 +44,61 @@ Test(plot_script, unknown_column_is_an_error, .timeout = 120)
     cr_assert(access("/tmp/vx_never.png", F_OK) != 0, "no PNG may be written on error");
 }
 
+/* The figure as a reader sees it: position and velocity on axes of their
+ * own with their units, time in seconds, the entity's name in the legend
+ * though it was asked for by index; a wide trace gives the same curves. */
+Test(plot_script, axes_units_and_legend, .timeout = 120)
+{
+    char dir[] = "/tmp/vx_plot_XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "cd %s && '%s' '%s' --steps 30 -q -o long.csv && '%s' '%s' --steps 30 -q --layout wide -o wide.csv && "
+             "/usr/bin/python3 - <<'EOF'\n"
+             "import sys\n"
+             "sys.path.insert(0, '" VOLTEX_SOURCE_DIR "/scripts')\n"
+             "import plot_trace as p\n"
+             "series = p.read_series(open('long.csv'), ['1'], 'time', ['py', 'vy', 'wz'])\n"
+             "wide = p.read_series(open('wide.csv'), ['1'], 'time', ['py', 'vy', 'wz'])\n"
+             "assert series == wide, 'the wide trace gives other curves'\n"
+             "assert sorted(series) == [('ball', 'py'), ('ball', 'vy'), ('ball', 'wz')], sorted(series)\n"
+             "assert len(series[('ball', 'py')][0]) == 31\n"
+             "fig = p.make_figure(p.load_pyplot(), series, 'time', ['py', 'vy', 'wz'], 't')\n"
+             "labels = [ax.get_ylabel() for ax in fig.axes]\n"
+             "assert labels == ['position (m)', 'velocity (m/s)', 'angular velocity (rad/s)'], labels\n"
+             "assert fig.axes[-1].get_xlabel() == 'time (s)', fig.axes[-1].get_xlabel()\n"
+             "legends = [[t.get_text() for t in ax.get_legend().get_texts()] for ax in fig.axes]\n"
+             "assert legends == [['ball py'], ['ball vy'], ['ball wz']], legends\n"
+             "EOF\n",
+             dir, VOLTEX_SIM_PATH, BALL_DROP, VOLTEX_SIM_PATH, BALL_DROP);
+    cr_assert_eq(run(cmd), 0, "the figure's check failed: %s", cmd);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_assert_eq(run(cmd), 0);
+}
+
+/* Without matplotlib (python3 -S leaves out Debian's packages): one line
+ * that names the package, no traceback, no PNG. */
+Test(plot_script, a_missing_package_is_one_line, .timeout = 120)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "'%s' '%s' --steps 2 -q | /usr/bin/python3 -S '%s' --entity ball --y py -o /tmp/vx_never.png "
+             "2>/tmp/vx_plot_err_%d.txt",
+             VOLTEX_SIM_PATH, BALL_DROP, PLOT, (int)getpid());
+    cr_assert_eq(run(cmd), 1);
+    char path[64], text[512] = "";
+    snprintf(path, sizeof path, "/tmp/vx_plot_err_%d.txt", (int)getpid());
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f);
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    remove(path);
+    cr_assert_str_eq(text,
+                     "plot_trace.py: needs the Python package matplotlib (Debian: apt-get install python3-matplotlib)\n");
+    cr_assert(access("/tmp/vx_never.png", F_OK) != 0, "no PNG may be written on error");
+}
+
 /* A joint trace plots by joint name, with an analytic curve beside it; a
  * bad expression is an error that names it, and writes nothing. */
 Test(plot_script, joint_trace_and_analytic_curve, .timeout = 120)

@@ -1,0 +1,53 @@
+/* An entity's collider in the JSONL header, written with the scene format's
+ * keys so a reader (a viewer, a script) can draw it. */
+#include "trace/body_formats.h"
+
+static void json_key_float(vx_trace_out *o, const char *key, float f)
+{
+    vx_trace_out_str(o, key);
+    vx_trace_out_json_float(o, f);
+}
+
+static void json_hull_points(vx_trace_out *o, const vx_hull *hull)
+{
+    vx_hull_info hull_info = vx_hull_get_info(hull);
+    vx_trace_out_str(o, ",\"points\":[");
+    for (size_t k = 0; k < hull_info.vertex_count; k++) {
+        if (k > 0) vx_trace_out_char(o, ',');
+        vx_trace_out_json_vec3(o, vx_hull_vertex(hull, k));
+    }
+    vx_trace_out_char(o, ']');
+}
+
+void vx_trace_json_entity_collider(vx_trace_out *o, const vx_trace_info *info, size_t i)
+{
+    const vx_collider *c = NULL;
+    if (info->world && info->entities)
+        c = vx_registry_get_const(vx_world_registry_const(info->world), info->entities[i], VX_COMPONENT_COLLIDER);
+    if (!c) {
+        vx_trace_out_str(o, "null");
+        return;
+    }
+    switch (c->type) {
+    case VX_SHAPE_SPHERE:
+        vx_trace_out_str(o, "{\"type\":\"sphere\"");
+        json_key_float(o, ",\"radius\":", c->radius);
+        break;
+    case VX_SHAPE_BOX:
+        vx_trace_out_str(o, "{\"type\":\"box\",\"half_extents\":");
+        vx_trace_out_json_vec3(o, c->half_extents);
+        break;
+    case VX_SHAPE_CAPSULE:
+        vx_trace_out_str(o, "{\"type\":\"capsule\"");
+        json_key_float(o, ",\"radius\":", c->radius);
+        json_key_float(o, ",\"half_height\":", c->half_height);
+        break;
+    case VX_SHAPE_HULL:
+    default:
+        vx_trace_out_str(o, "{\"type\":\"convex\"");
+        json_hull_points(o, c->hull);
+        break;
+    }
+    if (c->sensor) vx_trace_out_str(o, ",\"sensor\":true");
+    vx_trace_out_char(o, '}');
+}
