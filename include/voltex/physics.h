@@ -123,6 +123,9 @@ typedef struct {
     vx_vec3 point_on_a;
     vx_vec3 point_on_b;
     uint32_t feature;
+    /* which of the pair's manifolds the point belongs to: 0 for two convex
+     * shapes; a body on a mesh or heightfield has one per contact normal */
+    uint32_t part;
     float impulse;      /* total normal impulse applied during the step, N*s */
     bool sensor;        /* one of the colliders is a sensor: never pushed */
 } vx_contact;
@@ -140,7 +143,7 @@ vx_status vx_contact_list_push(vx_contact_list *list, const vx_contact *c);
 /* Room for at least `capacity` contacts (count unchanged), so that that many
  * can be written without allocating; VX_ERR_NOMEM leaves the list as it was. */
 vx_status vx_contact_list_reserve(vx_contact_list *list, size_t capacity);
-/* Sorts by entity_a.index, entity_b.index, then feature. */
+/* Sorts by entity_a.index, entity_b.index, part, then feature. */
 void vx_contact_list_sort(vx_contact_list *list);
 
 /* ---- configuration ---- */

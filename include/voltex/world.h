@@ -102,7 +102,7 @@ vx_status vx_body_set_velocity(vx_world *world, vx_entity body, vx_vec3 velocity
  * was), VX_ERR_NONFINITE when the simulation produced NaN or infinity. */
 vx_status vx_world_step(vx_world *world, vx_error *err);
 /* The contact points of the last step (vx_contact: sorted by entity a,
- * entity b, feature; empty before the first step). */
+ * entity b, part, feature; empty before the first step). */
 const vx_contact_list *vx_world_contacts(const vx_world *world);
 /* Dynamic bodies awake after the last step (all of them when sleeping is off). */
 size_t vx_world_awake_count(const vx_world *world);

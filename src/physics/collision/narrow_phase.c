@@ -180,6 +180,7 @@ static void detect_one(detect_job *job, size_t p, size_t *cursor, size_t *axis_c
         if (memo && vx_manifold_memo_reuse(memo, bodies, a, b, &out->manifold)) {
             out->a = a;
             out->b = b;
+            out->part = 0;
             out->sensor = bodies->info[a].collider.sensor || bodies->info[b].collider.sensor;
             d->memo_source[p] = (size_t)(memo - d->memos.items); /* kept as it was made: the drift never adds up */
             d->memo_state[p] = MEMO_REUSED;

@@ -18,12 +18,15 @@
 #include "voltex/collide.h"
 #include "voltex/physics.h"
 
-/* One touching (or speculative) pair: a is the body with the lower entity
- * index, the manifold's normal points from a to b and its points are sorted
- * by feature id. */
+/* One touching (or speculative) manifold of a pair: a is the body with the
+ * lower entity index, the manifold's normal points from a to b and its
+ * points are sorted by feature id. A pair of convex shapes has one, part 0;
+ * a body on a mesh or heightfield one per contact normal, in increasing
+ * part order (collide_mesh.h). */
 typedef struct {
     uint32_t a;  /* body slots in vx_body_set */
     uint32_t b;
+    uint32_t part;
     bool sensor; /* either collider is a sensor: reported, never pushed */
     vx_manifold manifold;
 } vx_pair_manifold;
