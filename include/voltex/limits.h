@@ -8,5 +8,7 @@
 #define VX_MAX_SUBSTEPS 1000            /* substeps per step: likewise */
 #define VX_MAX_THREADS 256              /* threads of a step: more than any machine we target */
 #define VX_MAX_HULL_POINTS 256          /* points of a convex hull (vx_world_make_hull) */
+#define VX_MAX_MESH_TRIANGLES (1u << 28) /* triangles of a mesh or heightfield: 268 million, indices fit 32 bits */
+#define VX_MAX_MESH_VERTICES (1u << 28)  /* vertices of a mesh */
 
 #endif
