@@ -55,11 +55,11 @@ static float outer_radius(vx_aabb b)
     return (float)(sqrt(sum) * (1.0 + 1e-6));
 }
 
-static vx_status fail(vx_mesh *m, vx_error *err, vx_status st, const char *what)
+/* Building stopped for want of memory (the only failure past the checks). */
+static vx_status fail(vx_mesh *m, vx_error *err)
 {
     vx_mesh_destroy(m);
-    if (st == VX_ERR_NOMEM) return vx_error_set(err, st, "out of memory");
-    return vx_error_set(err, st, "%s", what);
+    return vx_error_set(err, VX_ERR_NOMEM, "out of memory");
 }
 
 vx_status vx_mesh_build(const vx_vec3 *vertices, size_t vertex_count, const uint32_t *indices,
@@ -87,12 +87,12 @@ vx_status vx_mesh_build(const vx_vec3 *vertices, size_t vertex_count, const uint
     }
 
     vx_mesh *m = mesh_new(VX_MESH_TRIANGLES);
-    if (!m) return fail(m, err, VX_ERR_NOMEM, NULL);
+    if (!m) return fail(m, err);
     m->triangle_count = (uint32_t)triangle_count;
     m->vertex_count = (uint32_t)vertex_count;
     m->vertices = malloc(vertex_count * sizeof *m->vertices);
     m->indices = malloc(3u * triangle_count * sizeof *m->indices);
-    if (!m->vertices || !m->indices) return fail(m, err, VX_ERR_NOMEM, NULL);
+    if (!m->vertices || !m->indices) return fail(m, err);
     memcpy(m->vertices, vertices, vertex_count * sizeof *m->vertices);
     memcpy(m->indices, indices, 3u * triangle_count * sizeof *m->indices);
     /* the bounds of the corners used (a vertex no triangle names is no part of the shape) */
@@ -105,7 +105,7 @@ vx_status vx_mesh_build(const vx_vec3 *vertices, size_t vertex_count, const uint
     m->outer_radius = outer_radius(m->bounds);
     vx_status st = vx_mesh_find_edges(m);
     if (st == VX_OK) st = vx_mesh_build_tree(m);
-    if (st != VX_OK) return fail(m, err, st, NULL);
+    if (st != VX_OK) return fail(m, err);
     *out = m;
     return VX_OK;
 }
@@ -131,20 +131,20 @@ vx_status vx_mesh_build_heightfield(const float *heights, size_t rows, size_t co
         hi = fmaxf(hi, heights[i]);
     }
     vx_mesh *m = mesh_new(VX_MESH_HEIGHTFIELD);
-    if (!m) return fail(m, err, VX_ERR_NOMEM, NULL);
+    if (!m) return fail(m, err);
     m->rows = (uint32_t)rows;
     m->columns = (uint32_t)columns;
     m->spacing_x = spacing_x;
     m->spacing_z = spacing_z;
     m->triangle_count = (uint32_t)(2u * (rows - 1) * (columns - 1));
     m->heights = malloc(rows * columns * sizeof *m->heights);
-    if (!m->heights) return fail(m, err, VX_ERR_NOMEM, NULL);
+    if (!m->heights) return fail(m, err);
     memcpy(m->heights, heights, rows * columns * sizeof *m->heights);
     m->bounds = vx_aabb_new(vx_vec3_make(0.0f, lo, 0.0f), vx_vec3_make(spacing_x * (float)(columns - 1), hi,
                                                                        spacing_z * (float)(rows - 1)));
     m->outer_radius = outer_radius(m->bounds);
     vx_status st = vx_heightfield_find_edges(m);
-    if (st != VX_OK) return fail(m, err, st, NULL);
+    if (st != VX_OK) return fail(m, err);
     *out = m;
     return VX_OK;
 }
