@@ -318,6 +318,8 @@ vx_status vx_world_overlap(vx_world *world, const vx_collider *shape, const vx_t
     vx_collider clean;
     vx_status st = vx_world_check_shape(world, shape, &clean, err);
     if (st != VX_OK) return st;
+    if (clean.type == VX_SHAPE_MESH || clean.type == VX_SHAPE_HEIGHTFIELD)
+        return vx_error_set(err, VX_ERR_INVALID, "query: shape: must be a sphere, box, capsule or convex hull");
     if (!pose) return vx_error_set(err, VX_ERR_INVALID, "query: no pose given");
     shape = &clean;
     vx_transform body = vx_shape_pose(shape, pose);

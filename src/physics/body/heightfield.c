@@ -141,26 +141,25 @@ void vx_heightfield_query(const vx_mesh *m, vx_aabb box, vx_mesh_visit_fn fn, vo
 typedef struct {
     vx_mesh_ray_fn fn;
     void *context;
-    float max_t;
+    double max_t;
 } ray_walk;
 
 static bool visit_ray(void *context, uint32_t t)
 {
     ray_walk *w = context;
     w->max_t = w->fn(w->context, t, w->max_t);
-    return w->max_t >= 0.0f;
+    return w->max_t >= 0.0;
 }
 
-void vx_heightfield_ray_query(const vx_mesh *m, vx_vec3 origin, vx_vec3 direction, float max_t, float grow,
+void vx_heightfield_ray_query(const vx_mesh *m, const double o[3], const double d[3], double max_t, float grow,
                               vx_mesh_ray_fn fn, void *context)
 {
-    const double o[3] = {origin.x, origin.y, origin.z}, d[3] = {direction.x, direction.y, direction.z};
     vx_vec3 g = vx_vec3_make(grow, grow, grow);
     vx_aabb reach = vx_aabb_new(vx_vec3_sub(m->bounds.min, g), vx_vec3_add(m->bounds.max, g));
     double t0;
-    if (!vx_segment_box_entry(reach, o, d, (double)max_t, &t0)) return;
+    if (!vx_segment_box_entry(reach, o, d, max_t, &t0)) return;
     /* where it leaves the grown bounds again (a convex box: for good) */
-    double t1 = (double)max_t;
+    double t1 = max_t;
     const double lo[3] = {reach.min.x, reach.min.y, reach.min.z}, hi[3] = {reach.max.x, reach.max.y, reach.max.z};
     for (int k = 0; k < 3; k++) {
         if (d[k] == 0.0) continue;
@@ -174,8 +173,8 @@ void vx_heightfield_ray_query(const vx_mesh *m, vx_vec3 origin, vx_vec3 directio
     double cell = fmin((double)m->spacing_x, (double)m->spacing_z);
     double piece = across > 0.0 ? cell / across : INFINITY;
     ray_walk w = {fn, context, max_t};
-    for (double ta = t0; ta <= fmin(t1, (double)w.max_t); ta += piece) {
-        double tb = fmin(ta + piece, fmin(t1, (double)w.max_t));
+    for (double ta = t0; ta <= fmin(t1, w.max_t); ta += piece) {
+        double tb = fmin(ta + piece, fmin(t1, w.max_t));
         vx_vec3 pa = vx_vec3_make((float)(o[0] + ta * d[0]), (float)(o[1] + ta * d[1]), (float)(o[2] + ta * d[2]));
         vx_vec3 pb = vx_vec3_make((float)(o[0] + tb * d[0]), (float)(o[1] + tb * d[1]), (float)(o[2] + tb * d[2]));
         /* grown by the radius and a relative rounding margin */

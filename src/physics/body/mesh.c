@@ -170,10 +170,10 @@ void vx_mesh_query(const vx_mesh *mesh, vx_aabb box, vx_mesh_visit_fn fn, void *
         vx_mesh_tree_query(mesh, box, fn, context);
 }
 
-void vx_mesh_ray_query(const vx_mesh *mesh, vx_vec3 origin, vx_vec3 direction, float max_t, float grow,
-                       vx_mesh_ray_fn fn, void *context)
+void vx_mesh_ray_query(const vx_mesh *mesh, const double origin[3], const double direction[3], double max_t,
+                       float grow, vx_mesh_ray_fn fn, void *context)
 {
-    if (!(max_t >= 0.0f)) return;
+    if (!(max_t >= 0.0)) return;
     if (mesh->kind == VX_MESH_HEIGHTFIELD)
         vx_heightfield_ray_query(mesh, origin, direction, max_t, grow, fn, context);
     else

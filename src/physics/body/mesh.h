@@ -100,14 +100,14 @@ void vx_mesh_query(const vx_mesh *mesh, vx_aabb box, vx_mesh_visit_fn fn, void *
 
 /* Called for each triangle a ray query reaches: returns the max_t for the
  * rest of the walk (less to clip it, negative to stop). */
-typedef float (*vx_mesh_ray_fn)(void *context, uint32_t triangle, float max_t);
+typedef double (*vx_mesh_ray_fn)(void *context, uint32_t triangle, double max_t);
 
 /* fn for the triangles whose bounds, grown by grow on every side, the
  * segment origin + t direction (t in [0, max_t], the mesh's frame) meets,
  * nearer ones first as far as the tree tells; conservative (rounding never
  * drops a triangle the segment touches). */
-void vx_mesh_ray_query(const vx_mesh *mesh, vx_vec3 origin, vx_vec3 direction, float max_t, float grow,
-                       vx_mesh_ray_fn fn, void *context);
+void vx_mesh_ray_query(const vx_mesh *mesh, const double origin[3], const double direction[3], double max_t,
+                       float grow, vx_mesh_ray_fn fn, void *context);
 
 /* ---- the parts (mesh_adjacency.c, mesh_tree.c, heightfield.c) ---- */
 
@@ -121,13 +121,13 @@ vx_status vx_mesh_find_edges(vx_mesh *mesh);
 /* The tree over the triangles; reorders indices and edge_flags. */
 vx_status vx_mesh_build_tree(vx_mesh *mesh);
 void vx_mesh_tree_query(const vx_mesh *mesh, vx_aabb box, vx_mesh_visit_fn fn, void *context);
-void vx_mesh_tree_ray_query(const vx_mesh *mesh, vx_vec3 origin, vx_vec3 direction, float max_t, float grow,
-                            vx_mesh_ray_fn fn, void *context);
+void vx_mesh_tree_ray_query(const vx_mesh *mesh, const double origin[3], const double direction[3], double max_t,
+                            float grow, vx_mesh_ray_fn fn, void *context);
 void vx_heightfield_get_triangle(const vx_mesh *mesh, uint32_t t, vx_mesh_triangle *out);
 vx_status vx_heightfield_find_edges(vx_mesh *mesh);
 void vx_heightfield_query(const vx_mesh *mesh, vx_aabb box, vx_mesh_visit_fn fn, void *context);
-void vx_heightfield_ray_query(const vx_mesh *mesh, vx_vec3 origin, vx_vec3 direction, float max_t, float grow,
-                             vx_mesh_ray_fn fn, void *context);
+void vx_heightfield_ray_query(const vx_mesh *mesh, const double origin[3], const double direction[3], double max_t,
+                              float grow, vx_mesh_ray_fn fn, void *context);
 
 /* The unit normal of the triangle (a, b, c): (b - a) x (c - a) made unit. */
 static inline vx_vec3 vx_mesh_normal(vx_vec3 a, vx_vec3 b, vx_vec3 c)

@@ -189,25 +189,24 @@ static vx_aabb grown(vx_aabb b, float g)
     return vx_aabb_new(vx_vec3_sub(b.min, d), vx_vec3_add(b.max, d));
 }
 
-void vx_mesh_tree_ray_query(const vx_mesh *m, vx_vec3 origin, vx_vec3 direction, float max_t, float grow,
+void vx_mesh_tree_ray_query(const vx_mesh *m, const double o[3], const double d[3], double max_t, float grow,
                             vx_mesh_ray_fn fn, void *context)
 {
-    const double o[3] = {origin.x, origin.y, origin.z}, d[3] = {direction.x, direction.y, direction.z};
     uint32_t stack[TREE_MAX_DEPTH + 1];
     double enter[TREE_MAX_DEPTH + 1];
     int top = 0;
     double t_root;
-    if (!vx_segment_box_entry(grown(m->nodes[0].box, grow), o, d, (double)max_t, &t_root)) return;
+    if (!vx_segment_box_entry(grown(m->nodes[0].box, grow), o, d, max_t, &t_root)) return;
     stack[top] = 0u;
     enter[top++] = t_root;
     while (top > 0) {
         top--;
-        if (enter[top] > (double)max_t) continue; /* a nearer hit since it was pushed */
+        if (enter[top] > max_t) continue; /* a nearer hit since it was pushed */
         const vx_mesh_node *node = &m->nodes[stack[top]];
         if (node->count > 0u) {
             for (uint32_t i = node->index; i < node->index + node->count; i++) {
                 max_t = fn(context, i, max_t);
-                if (max_t < 0.0f) return;
+                if (max_t < 0.0) return;
             }
             continue;
         }
@@ -215,8 +214,8 @@ void vx_mesh_tree_ray_query(const vx_mesh *m, vx_vec3 origin, vx_vec3 direction,
         uint32_t child[2] = {(uint32_t)(node - m->nodes) + 1u, node->index};
         double t[2];
         bool hit[2];
-        for (int c = 0; c < 2; c++) hit[c] = vx_segment_box_entry(grown(m->nodes[child[c]].box, grow), o, d,
-                                                                  (double)max_t, &t[c]);
+        for (int c = 0; c < 2; c++)
+            hit[c] = vx_segment_box_entry(grown(m->nodes[child[c]].box, grow), o, d, max_t, &t[c]);
         int first = hit[1] && (!hit[0] || t[1] < t[0]) ? 1 : 0;
         for (int c = 1; c >= 0; c--) {
             int which = c == 0 ? first : 1 - first;

@@ -241,7 +241,7 @@ static bool segment_meets(vx_aabb b, vx_vec3 o, vx_vec3 d, float max_t, float g)
     return true;
 }
 
-static float mark_ray(void *context, uint32_t t, float max_t)
+static double mark_ray(void *context, uint32_t t, double max_t)
 {
     mark(context, t);
     return max_t;
@@ -258,7 +258,8 @@ static void check_ray_queries(const vx_mesh *m, vx_test_rng *rng, vx_vec3 lo, vx
         float max_t = vx_test_rng_range(rng, 0.5f, 40.0f), grow = q % 2 ? 0.0f : vx_test_rng_range(rng, 0.0f, 1.0f);
         memset(seen, 0, m->triangle_count);
         visits v = {seen, 0};
-        vx_mesh_ray_query(m, o, d, max_t, grow, mark_ray, &v);
+        const double od[3] = {o.x, o.y, o.z}, dd[3] = {d.x, d.y, d.z};
+        vx_mesh_ray_query(m, od, dd, max_t, grow, mark_ray, &v);
         for (uint32_t t = 0; t < m->triangle_count; t++) {
             vx_mesh_triangle tri;
             vx_mesh_get_triangle(m, t, &tri);
