@@ -13,7 +13,7 @@
 #include "voltex/physics.h"
 
 typedef struct {
-    const char *p, *end; /* the current line's content (up to a '#') */
+    const char *p, *end; /* the current line (a '#' ends it earlier: skip_spaces) */
     size_t line;
     const char *path;
     vx_error *err;
@@ -22,9 +22,11 @@ typedef struct {
 
 static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
+/* Past spaces; a comment ('#' to the end of the line) ends the line. */
 static void skip_spaces(obj_parser *o)
 {
     while (o->p < o->end && is_space(*o->p)) o->p++;
+    if (o->p < o->end && *o->p == '#') o->p = o->end;
 }
 
 static vx_status fail(const obj_parser *o, vx_status code, const char *fmt, ...)
@@ -51,7 +53,40 @@ static void token_shown(const obj_parser *o, char *out, size_t size)
     out[n] = '\0';
 }
 
-static bool at_token_end(const obj_parser *o) { return o->p >= o->end || is_space(*o->p); }
+static bool at_token_end(const obj_parser *o) { return o->p >= o->end || is_space(*o->p) || *o->p == '#'; }
+
+/* Powers of ten a double holds exactly. */
+static const double exact_tens[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+/* A plain decimal ([-]digits[.digits], at most 15 digits, no exponent) at
+ * p, as strtod would read it: the digits make an integer a double holds
+ * exactly, and one division by an exact power of ten rounds correctly.
+ * False for anything else (strtod reads it then). */
+static bool read_plain_decimal(const char *p, const char *end, double *value, const char **stop)
+{
+    bool negative = p < end && *p == '-';
+    if (negative || (p < end && *p == '+')) p++;
+    uint64_t digits = 0;
+    int count = 0, decimals = 0;
+    bool point = false;
+    for (; p < end; p++) {
+        if (*p >= '0' && *p <= '9') {
+            if (++count > 15) return false;
+            digits = digits * 10u + (uint64_t)(*p - '0');
+            decimals += point ? 1 : 0;
+        } else if (*p == '.' && !point) {
+            point = true;
+        } else {
+            break;
+        }
+    }
+    if (count == 0 || (p < end && (*p == 'e' || *p == 'E'))) return false;
+    double v = (double)digits / exact_tens[decimals];
+    *value = negative ? -v : v;
+    *stop = p;
+    return true;
+}
 
 /* "v x y z": three numbers that fit a float; more are read past (w, colours). */
 static vx_status read_vertex(obj_parser *o)
@@ -60,8 +95,14 @@ static vx_status read_vertex(obj_parser *o)
     for (int k = 0; k < 3; k++) {
         skip_spaces(o);
         if (o->p >= o->end) return fail(o, VX_ERR_SYNTAX, "v: needs x, y and z");
-        char *stop = NULL;
-        double value = strtod(o->p, &stop);
+        const char *stop = NULL;
+        double value = 0.0;
+        if (!read_plain_decimal(o->p, o->end, &value, &stop) ||
+            !(stop >= o->end || is_space(*stop) || *stop == '#')) {
+            char *s = NULL;
+            value = strtod(o->p, &s);
+            stop = s;
+        }
         if (stop == o->p || stop > o->end) {
             char shown[32];
             token_shown(o, shown, sizeof shown);
@@ -186,9 +227,8 @@ vx_status vx_obj_parse(const char *text, size_t length, const char *path, vx_obj
     for (o.line = 1; at < end; o.line++) {
         const char *line_end = memchr(at, '\n', (size_t)(end - at));
         if (!line_end) line_end = end;
-        const char *comment = memchr(at, '#', (size_t)(line_end - at));
         o.p = at;
-        o.end = comment ? comment : line_end;
+        o.end = line_end;
         vx_status st = read_line(&o);
         if (st != VX_OK) return st;
         at = line_end + 1;

@@ -98,8 +98,8 @@ vx_status vx_mesh_build(const vx_vec3 *vertices, size_t vertex_count, const uint
     /* the bounds of the corners used (a vertex no triangle names is no part of the shape) */
     vx_vec3 lo = vertices[indices[0]], hi = lo;
     for (size_t i = 0; i < 3u * triangle_count; i++) {
-        lo = vx_vec3_min(lo, vertices[indices[i]]);
-        hi = vx_vec3_max(hi, vertices[indices[i]]);
+        lo = vx_mesh_min3(lo, vertices[indices[i]]);
+        hi = vx_mesh_max3(hi, vertices[indices[i]]);
     }
     m->bounds = vx_aabb_new(lo, hi);
     m->outer_radius = outer_radius(m->bounds);

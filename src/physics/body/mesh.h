@@ -129,6 +129,16 @@ void vx_heightfield_query(const vx_mesh *mesh, vx_aabb box, vx_mesh_visit_fn fn,
 void vx_heightfield_ray_query(const vx_mesh *mesh, const double origin[3], const double direction[3], double max_t,
                               float grow, vx_mesh_ray_fn fn, void *context);
 
+/* Component-wise min and max of finite vectors, without a libm call each. */
+static inline vx_vec3 vx_mesh_min3(vx_vec3 a, vx_vec3 b)
+{
+    return vx_vec3_make(a.x < b.x ? a.x : b.x, a.y < b.y ? a.y : b.y, a.z < b.z ? a.z : b.z);
+}
+static inline vx_vec3 vx_mesh_max3(vx_vec3 a, vx_vec3 b)
+{
+    return vx_vec3_make(a.x > b.x ? a.x : b.x, a.y > b.y ? a.y : b.y, a.z > b.z ? a.z : b.z);
+}
+
 /* The unit normal of the triangle (a, b, c): (b - a) x (c - a) made unit. */
 static inline vx_vec3 vx_mesh_normal(vx_vec3 a, vx_vec3 b, vx_vec3 c)
 {

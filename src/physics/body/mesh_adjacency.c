@@ -3,9 +3,9 @@
  * decides whether a contact may push along the edge's own direction there
  * (an active edge) or must take a face's normal.
  *
- * Edges are matched by their two vertex indices, sorted with a radix sort of
- * (lower index, higher index) keys: linear in the triangles, and the same
- * result whatever the order of the input. */
+ * Edges are matched by their two vertex indices: grouped by the lower one
+ * (a counting sort, linear in the triangles), then by the higher one within
+ * the group; the same result whatever the order of the input. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,95 +33,121 @@ uint8_t vx_mesh_edge_flags(vx_vec3 a, vx_vec3 b, vx_vec3 n, const vx_vec3 *c)
     return VX_MESH_EDGE_FRONT | VX_MESH_EDGE_BACK; /* folded back onto this triangle */
 }
 
-/* (key, half-edge) pairs sorted by key, least significant digit first, 14
- * bits a pass over the bits the keys use: stable, so equal keys keep the
- * half-edges in increasing order. */
+/* The half-edges (3 t + k: edge k of triangle t) grouped by their lower
+ * vertex (a counting sort: linear in the triangles), then sorted within
+ * their group by (higher vertex, half-edge): the half-edges of one edge
+ * side by side. */
 typedef struct {
-    uint64_t key;
-    uint32_t half; /* 3 t + k: edge k of triangle t */
-} edge_key;
+    uint32_t *start; /* per vertex + 1: where its group begins */
+    uint32_t *half;
+} edge_groups;
 
-#define RADIX_BITS 14u
-
-static vx_status radix_sort(edge_key *items, size_t count, unsigned key_bits)
+static void edge_ends(const vx_mesh *m, uint32_t h, uint32_t *lo, uint32_t *hi)
 {
-    edge_key *tmp = malloc(count * sizeof *tmp);
-    size_t *bucket = malloc(((size_t)1u << RADIX_BITS) * sizeof *bucket);
-    if (!tmp || !bucket) {
-        free(tmp);
-        free(bucket);
-        return VX_ERR_NOMEM;
+    uint32_t t = h / 3u, k = h % 3u;
+    uint32_t a = m->indices[3u * t + k], b = m->indices[3u * t + (k + 1u) % 3u];
+    *lo = a < b ? a : b;
+    *hi = a < b ? b : a;
+}
+
+static uint64_t edge_key(const vx_mesh *m, uint32_t h)
+{
+    uint32_t lo, hi;
+    edge_ends(m, h, &lo, &hi);
+    return ((uint64_t)hi << 32) | h;
+}
+
+static int compare_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* A vertex has a handful of edges: insertion sort, unless a fan of many
+ * triangles meets there. */
+static vx_status sort_group(const vx_mesh *m, uint32_t *half, uint32_t n)
+{
+    if (n > 32u) {
+        uint64_t *k = malloc(n * sizeof *k);
+        if (!k) return VX_ERR_NOMEM;
+        for (uint32_t i = 0; i < n; i++) k[i] = edge_key(m, half[i]);
+        qsort(k, n, sizeof *k, compare_u64);
+        for (uint32_t i = 0; i < n; i++) half[i] = (uint32_t)k[i];
+        free(k);
+        return VX_OK;
     }
-    edge_key *src = items, *dst = tmp;
-    const uint64_t mask = ((uint64_t)1u << RADIX_BITS) - 1u;
-    for (unsigned shift = 0; shift < key_bits; shift += RADIX_BITS) {
-        memset(bucket, 0, ((size_t)1u << RADIX_BITS) * sizeof *bucket);
-        for (size_t i = 0; i < count; i++) bucket[(src[i].key >> shift) & mask]++;
-        size_t sum = 0;
-        for (size_t d = 0; d <= mask; d++) {
-            size_t n = bucket[d];
-            bucket[d] = sum;
-            sum += n;
-        }
-        for (size_t i = 0; i < count; i++) dst[bucket[(src[i].key >> shift) & mask]++] = src[i];
-        edge_key *swap = src;
-        src = dst;
-        dst = swap;
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t x = half[i];
+        uint64_t kx = edge_key(m, x);
+        uint32_t j = i;
+        for (; j > 0 && edge_key(m, half[j - 1u]) > kx; j--) half[j] = half[j - 1u];
+        half[j] = x;
     }
-    if (src != items) memcpy(items, src, count * sizeof *items);
-    free(tmp);
-    free(bucket);
     return VX_OK;
 }
 
-static unsigned bits_for(uint64_t max_value)
+static vx_status group_edges(const vx_mesh *m, edge_groups *g)
 {
-    unsigned bits = 1;
-    while (bits < 64u && (max_value >> bits) != 0u) bits++;
-    return bits;
+    uint32_t halves = 3u * m->triangle_count;
+    g->start = calloc((size_t)m->vertex_count + 1u, sizeof *g->start);
+    g->half = malloc((size_t)halves * sizeof *g->half);
+    uint32_t *fill = malloc((size_t)m->vertex_count * sizeof *fill);
+    vx_status st = g->start && g->half && fill ? VX_OK : VX_ERR_NOMEM;
+    for (uint32_t h = 0; st == VX_OK && h < halves; h++) {
+        uint32_t lo, hi;
+        edge_ends(m, h, &lo, &hi);
+        g->start[lo + 1u]++;
+    }
+    for (uint32_t v = 0; st == VX_OK && v < m->vertex_count; v++) g->start[v + 1u] += g->start[v];
+    if (st == VX_OK) memcpy(fill, g->start, (size_t)m->vertex_count * sizeof *fill);
+    for (uint32_t h = 0; st == VX_OK && h < halves; h++) {
+        uint32_t lo, hi;
+        edge_ends(m, h, &lo, &hi);
+        g->half[fill[lo]++] = h;
+    }
+    free(fill);
+    for (uint32_t v = 0; st == VX_OK && v < m->vertex_count; v++)
+        st = sort_group(m, &g->half[g->start[v]], g->start[v + 1u] - g->start[v]);
+    return st;
+}
+
+/* Half-edge h's flags (its edge with the neighbour across, whose third
+ * corner is c, or none) into edge_flags. */
+static void flag_edge(vx_mesh *m, uint32_t h, const vx_vec3 *c)
+{
+    uint32_t t = h / 3u, k = h % 3u;
+    const uint32_t *tri = &m->indices[3u * t];
+    vx_vec3 v[3] = {m->vertices[tri[0]], m->vertices[tri[1]], m->vertices[tri[2]]};
+    vx_vec3 n = vx_mesh_normal(v[0], v[1], v[2]);
+    m->edge_flags[t] |= (uint8_t)(vx_mesh_edge_flags(v[k], v[(k + 1u) % 3u], n, c) << (2u * k));
 }
 
 vx_status vx_mesh_find_edges(vx_mesh *m)
 {
-    size_t halves = 3u * (size_t)m->triangle_count;
     m->edge_flags = calloc(m->triangle_count, sizeof *m->edge_flags);
-    edge_key *keys = malloc(halves * sizeof *keys);
-    if (!m->edge_flags || !keys) {
-        free(keys);
-        return VX_ERR_NOMEM;
-    }
-    unsigned index_bits = bits_for(m->vertex_count > 0 ? m->vertex_count - 1u : 0u);
-    for (size_t h = 0; h < halves; h++) {
-        size_t t = h / 3u;
-        unsigned k = (unsigned)(h % 3u);
-        uint32_t a = m->indices[3u * t + k], b = m->indices[3u * t + (k + 1u) % 3u];
-        uint64_t lo = a < b ? a : b, hi = a < b ? b : a;
-        keys[h].key = (lo << index_bits) | hi;
-        keys[h].half = (uint32_t)h;
-    }
-    vx_status st = radix_sort(keys, halves, 2u * index_bits);
-    if (st != VX_OK) {
-        free(keys);
-        return st;
-    }
-    for (size_t i = 0; i < halves;) {
-        size_t end = i + 1u;
-        while (end < halves && keys[end].key == keys[i].key) end++;
-        for (size_t j = i; j < end; j++) {
-            uint32_t h = keys[j].half, t = h / 3u, k = h % 3u;
-            const uint32_t *tri = &m->indices[3u * t];
-            vx_vec3 a = m->vertices[tri[k]], b = m->vertices[tri[(k + 1u) % 3u]];
-            vx_vec3 n = vx_mesh_normal(a, b, m->vertices[tri[(k + 2u) % 3u]]);
-            const vx_vec3 *c = NULL;
-            if (end - i == 2u) { /* two triangles: a neighbour; one, or three and more: a border */
-                uint32_t other = keys[j == i ? i + 1u : i].half;
-                const uint32_t *tri2 = &m->indices[3u * (other / 3u)];
-                c = &m->vertices[tri2[(other % 3u + 2u) % 3u]];
+    edge_groups g = {NULL, NULL};
+    vx_status st = m->edge_flags ? group_edges(m, &g) : VX_ERR_NOMEM;
+    for (uint32_t v = 0; st == VX_OK && v < m->vertex_count; v++) {
+        for (uint32_t i = g.start[v]; i < g.start[v + 1u];) {
+            /* the half-edges of one edge: a run of one higher vertex */
+            uint32_t lo, hi, end = i + 1u;
+            edge_ends(m, g.half[i], &lo, &hi);
+            for (uint32_t lo2, hi2; end < g.start[v + 1u]; end++) {
+                edge_ends(m, g.half[end], &lo2, &hi2);
+                if (hi2 != hi) break;
             }
-            m->edge_flags[t] |= (uint8_t)(vx_mesh_edge_flags(a, b, n, c) << (2u * k));
+            for (uint32_t j = i; j < end; j++) {
+                const vx_vec3 *c = NULL;
+                if (end - i == 2u) { /* two triangles: a neighbour; one, or three and more: a border */
+                    uint32_t other = g.half[j == i ? i + 1u : i];
+                    c = &m->vertices[m->indices[3u * (other / 3u) + (other % 3u + 2u) % 3u]];
+                }
+                flag_edge(m, g.half[j], c);
+            }
+            i = end;
         }
-        i = end;
     }
-    free(keys);
-    return VX_OK;
+    free(g.start);
+    free(g.half);
+    return st;
 }

@@ -1,9 +1,11 @@
-/* A mesh's bounding-volume tree (mesh.h): built once, top down, each node's
- * triangles split at the median of their centres along the longest axis of
- * those centres' bounds (a selection, linear per level), down to leaves of
- * at most VX_MESH_LEAF_SIZE triangles; nodes stored depth first. The
- * triangles are then stored in the leaves' order. Deterministic: the order
- * of the split is total (centre, then the triangle's index). */
+/* A mesh's bounding-volume tree (mesh.h), built once in about linear time:
+ * the triangles sorted along a Morton curve of their centres (10 bits an
+ * axis over the centres' bounds, a radix sort, ties by index), then split
+ * where the codes' highest differing bit changes (each node a block of the
+ * curve, so siblings hardly overlap; equal codes split in the middle), down
+ * to leaves of at most VX_MESH_LEAF_SIZE triangles. Nodes are stored depth
+ * first, the triangles in the leaves' order. Deterministic: the same
+ * triangles give the same tree. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,108 +14,161 @@
 #include "common/segment_box.h"
 #include "physics/body/mesh.h"
 
-/* Deeper than any tree of VX_MAX_MESH_TRIANGLES median splits (28 levels). */
+/* Deeper than any tree: 30 code bits, then halving equal codes (28 levels). */
 #define TREE_MAX_DEPTH 64
-
-typedef struct {
-    const vx_mesh *mesh;
-    vx_aabb *box;     /* per triangle (input order) */
-    float *centre;    /* per triangle, 3 floats: min + max of its box */
-    uint32_t *order;  /* the triangles, reordered as the tree splits them */
-    vx_mesh_node *nodes;
-    uint32_t node_count;
-    int depth;
-} builder;
+#define MORTON_BITS 10u
 
 static vx_aabb triangle_box(const vx_mesh *m, uint32_t t)
 {
     const uint32_t *tri = &m->indices[3u * t];
     vx_vec3 a = m->vertices[tri[0]], b = m->vertices[tri[1]], c = m->vertices[tri[2]];
-    return vx_aabb_new(vx_vec3_min(a, vx_vec3_min(b, c)), vx_vec3_max(a, vx_vec3_max(b, c)));
+    return vx_aabb_new(vx_mesh_min3(a, vx_mesh_min3(b, c)), vx_mesh_max3(a, vx_mesh_max3(b, c)));
 }
 
-static bool before(const builder *b, uint32_t x, uint32_t y, int axis)
+/* The bits of x (10 of them) spread to every third bit. */
+static uint32_t spread(uint32_t x)
 {
-    float cx = b->centre[3u * x + (unsigned)axis], cy = b->centre[3u * y + (unsigned)axis];
-    return cx < cy || (cx == cy && x < y);
+    x &= 0x3ffu;
+    x = (x | (x << 16)) & 0x030000ffu;
+    x = (x | (x << 8)) & 0x0300f00fu;
+    x = (x | (x << 4)) & 0x030c30c3u;
+    x = (x | (x << 2)) & 0x09249249u;
+    return x;
 }
 
-static void swap_u32(uint32_t *a, uint32_t i, uint32_t j)
+/* The codes' 30 bits in three stable passes of 10: ties keep the index
+ * order. tmp is scratch of n keys; the sorted keys end in *keys. */
+static void radix_sort_codes(uint64_t **keys, uint64_t **tmp, uint32_t n, size_t *count)
 {
-    uint32_t t = a[i];
-    a[i] = a[j];
-    a[j] = t;
-}
-
-/* Reorders e[0, n) so that e[k] is what a full sort would put there, the
- * ones before it before and the ones after it after (quickselect with a
- * median-of-three pivot; ranges are small enough by the time a bad pivot
- * could matter, and the order is total). */
-static void select_nth(const builder *b, uint32_t *e, uint32_t n, uint32_t k, int axis)
-{
-    uint32_t lo = 0, hi = n - 1u;
-    while (hi > lo) {
-        uint32_t mid = lo + (hi - lo) / 2u;
-        if (before(b, e[mid], e[lo], axis)) swap_u32(e, mid, lo);
-        if (before(b, e[hi], e[lo], axis)) swap_u32(e, hi, lo);
-        if (before(b, e[hi], e[mid], axis)) swap_u32(e, hi, mid);
-        uint32_t pivot = e[mid];
-        uint32_t i = lo, j = hi;
-        while (i <= j) {
-            while (before(b, e[i], pivot, axis)) i++;
-            while (before(b, pivot, e[j], axis)) j--;
-            if (i <= j) {
-                swap_u32(e, i, j);
-                i++;
-                if (j == 0u) break;
-                j--;
-            }
+    uint64_t *key = *keys, *out = *tmp;
+    for (unsigned shift = 32; shift < 62; shift += 10) {
+        memset(count, 0, ((size_t)1u << 10) * sizeof *count);
+        for (uint32_t i = 0; i < n; i++) count[(key[i] >> shift) & 0x3ffu]++;
+        size_t sum = 0;
+        for (size_t d = 0; d < ((size_t)1u << 10); d++) {
+            size_t c = count[d];
+            count[d] = sum;
+            sum += c;
         }
-        if (k <= j)
-            hi = j;
-        else if (k >= i)
-            lo = i;
-        else
-            return;
+        for (uint32_t i = 0; i < n; i++) out[count[(key[i] >> shift) & 0x3ffu]++] = key[i];
+        uint64_t *swap = key;
+        key = out;
+        out = swap;
     }
+    *keys = key;
+    *tmp = out;
 }
 
-/* The node of triangles order[begin, end), and its subtree after it. */
+/* (code << 32 | triangle) of every triangle, sorted into *out: the
+ * triangles in Morton order. */
+static vx_status morton_order(const vx_mesh *m, uint64_t **out)
+{
+    uint32_t n = m->triangle_count;
+    uint64_t *key = malloc((size_t)n * sizeof *key), *tmp = malloc((size_t)n * sizeof *tmp);
+    size_t *count = malloc(((size_t)1u << 10) * sizeof *count);
+    if (!key || !tmp || !count) {
+        free(key);
+        free(tmp);
+        free(count);
+        return VX_ERR_NOMEM;
+    }
+    /* the centres' bounds (min + max: twice the centre, in float) */
+    vx_vec3 lo = vx_vec3_make(INFINITY, INFINITY, INFINITY), hi = vx_vec3_neg(lo);
+    for (uint32_t t = 0; t < n; t++) {
+        vx_aabb b = triangle_box(m, t);
+        vx_vec3 c = vx_vec3_add(b.min, b.max);
+        lo = vx_mesh_min3(lo, c);
+        hi = vx_mesh_max3(hi, c);
+    }
+    double scale[3];
+    for (int k = 0; k < 3; k++) {
+        double extent = (double)vx_vec3_get(hi, k) - (double)vx_vec3_get(lo, k);
+        scale[k] = extent > 0.0 ? (double)((1u << MORTON_BITS) - 1u) / extent : 0.0;
+    }
+    for (uint32_t t = 0; t < n; t++) {
+        vx_aabb b = triangle_box(m, t);
+        vx_vec3 c = vx_vec3_add(b.min, b.max);
+        uint32_t code = 0;
+        for (int k = 0; k < 3; k++) {
+            double q = ((double)vx_vec3_get(c, k) - (double)vx_vec3_get(lo, k)) * scale[k];
+            code |= spread((uint32_t)(q + 0.5)) << k;
+        }
+        key[t] = ((uint64_t)code << 32) | t;
+    }
+    radix_sort_codes(&key, &tmp, n, count);
+    *out = key;
+    free(tmp);
+    free(count);
+    return VX_OK;
+}
+
+typedef struct {
+    const vx_mesh *mesh; /* its triangles already in Morton order */
+    const uint64_t *key; /* (code << 32 | triangle) in Morton order */
+    vx_mesh_node *nodes;
+    uint32_t node_count;
+} builder;
+
+static uint32_t code_at(const builder *b, uint32_t i) { return (uint32_t)(b->key[i] >> 32); }
+
+/* Where [begin, end) (more than a leaf) splits: at the first code with the
+ * codes' highest differing bit set, or in the middle when they are equal. */
+static uint32_t split_at(const builder *b, uint32_t begin, uint32_t end)
+{
+    uint32_t first = code_at(b, begin), last = code_at(b, end - 1u);
+    if (first == last) return begin + (end - begin) / 2u;
+    uint32_t bit = 31u;
+    while (!(((first ^ last) >> bit) & 1u)) bit--;
+    uint32_t lo = begin + 1u, hi = end - 1u; /* the answer is in (begin, end - 1] */
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2u;
+        if ((code_at(b, mid) >> bit) & 1u)
+            hi = mid;
+        else
+            lo = mid + 1u;
+    }
+    return lo;
+}
+
+/* The node of triangles order[begin, end) and its subtree after it. */
 static uint32_t build_node(builder *b, uint32_t begin, uint32_t end, int depth)
 {
     VX_ASSERT(depth < TREE_MAX_DEPTH && end > begin);
-    if (depth > b->depth) b->depth = depth;
     uint32_t index = b->node_count++;
-    vx_mesh_node *node = &b->nodes[index];
-    vx_aabb box = b->box[b->order[begin]];
-    float lo[3], hi[3];
-    for (int k = 0; k < 3; k++) lo[k] = hi[k] = b->centre[3u * b->order[begin] + (unsigned)k];
-    for (uint32_t i = begin + 1u; i < end; i++) {
-        uint32_t t = b->order[i];
-        box = vx_aabb_merged(box, b->box[t]);
-        for (int k = 0; k < 3; k++) {
-            float c = b->centre[3u * t + (unsigned)k];
-            lo[k] = c < lo[k] ? c : lo[k];
-            hi[k] = c > hi[k] ? c : hi[k];
-        }
-    }
-    node->box = box;
     if (end - begin <= VX_MESH_LEAF_SIZE) {
-        node->index = begin;
-        node->count = end - begin;
+        vx_aabb box = triangle_box(b->mesh, begin);
+        for (uint32_t i = begin + 1u; i < end; i++) {
+            vx_aabb t = triangle_box(b->mesh, i);
+            box = vx_aabb_new(vx_mesh_min3(box.min, t.min), vx_mesh_max3(box.max, t.max));
+        }
+        b->nodes[index].box = box;
+        b->nodes[index].index = begin;
+        b->nodes[index].count = end - begin;
         return index;
     }
-    int axis = 0;
-    for (int k = 1; k < 3; k++)
-        if (hi[k] - lo[k] > hi[axis] - lo[axis]) axis = k;
-    uint32_t mid = begin + (end - begin) / 2u;
-    select_nth(b, b->order + begin, end - begin, mid - begin, axis);
-    build_node(b, begin, mid, depth + 1);
+    uint32_t mid = split_at(b, begin, end);
+    uint32_t first = build_node(b, begin, mid, depth + 1);
     uint32_t second = build_node(b, mid, end, depth + 1);
-    node = &b->nodes[index]; /* b->nodes does not move, but keep the reading plain */
-    node->index = second;
-    node->count = 0u;
+    vx_aabb l = b->nodes[first].box, r = b->nodes[second].box;
+    b->nodes[index].box = vx_aabb_new(vx_mesh_min3(l.min, r.min), vx_mesh_max3(l.max, r.max));
+    b->nodes[index].index = second;
+    b->nodes[index].count = 0u;
     return index;
+}
+
+/* The corners and edge flags of the triangles in Morton order, in one
+ * pass. */
+static void gather(vx_mesh *m, const uint64_t *key, uint32_t *indices, uint8_t *flags)
+{
+    for (uint32_t i = 0; i < m->triangle_count; i++) {
+        uint32_t t = (uint32_t)key[i];
+        memcpy(&indices[3u * i], &m->indices[3u * t], 3u * sizeof *indices);
+        flags[i] = m->edge_flags[t];
+    }
+    free(m->indices);
+    free(m->edge_flags);
+    m->indices = indices;
+    m->edge_flags = flags;
 }
 
 vx_status vx_mesh_build_tree(vx_mesh *m)
@@ -121,47 +176,28 @@ vx_status vx_mesh_build_tree(vx_mesh *m)
     uint32_t n = m->triangle_count;
     builder b;
     memset(&b, 0, sizeof b);
-    b.mesh = m;
-    b.box = malloc((size_t)n * sizeof *b.box);
-    b.centre = malloc(3u * (size_t)n * sizeof *b.centre);
-    b.order = malloc((size_t)n * sizeof *b.order);
-    /* a split node has 5 or more triangles, so a leaf has at least 2 (or
-     * the tree is one leaf): at most n + 1 nodes, 2 n always enough */
+    uint64_t *key = NULL;
+    /* every inner node splits its triangles in two non-empty parts: at
+     * most 2 n - 1 nodes */
     b.nodes = malloc(2u * (size_t)n * sizeof *b.nodes);
     uint32_t *indices = malloc(3u * (size_t)n * sizeof *indices);
     uint8_t *flags = malloc((size_t)n * sizeof *flags);
-    vx_status st = VX_OK;
-    if (!b.box || !b.centre || !b.order || !b.nodes || !indices || !flags) st = VX_ERR_NOMEM;
+    vx_status st = b.nodes && indices && flags ? morton_order(m, &key) : VX_ERR_NOMEM;
     if (st == VX_OK) {
-        for (uint32_t t = 0; t < n; t++) {
-            b.box[t] = triangle_box(m, t);
-            b.order[t] = t;
-            for (int k = 0; k < 3; k++)
-                b.centre[3u * t + (unsigned)k] = vx_vec3_get(b.box[t].min, k) + vx_vec3_get(b.box[t].max, k);
-        }
+        gather(m, key, indices, flags);
+        b.mesh = m;
+        b.key = key;
         build_node(&b, 0u, n, 0);
-        for (uint32_t i = 0; i < n; i++) {
-            uint32_t t = b.order[i];
-            memcpy(&indices[3u * i], &m->indices[3u * t], 3u * sizeof *indices);
-            flags[i] = m->edge_flags[t];
-        }
-        free(m->indices);
-        free(m->edge_flags);
-        m->indices = indices;
-        m->edge_flags = flags;
-        indices = NULL;
-        flags = NULL;
         vx_mesh_node *shrunk = realloc(b.nodes, (size_t)b.node_count * sizeof *b.nodes);
         m->nodes = shrunk ? shrunk : b.nodes;
         m->node_count = b.node_count;
         b.nodes = NULL;
+    } else {
+        free(indices);
+        free(flags);
     }
-    free(b.box);
-    free(b.centre);
-    free(b.order);
+    free(key);
     free(b.nodes);
-    free(indices);
-    free(flags);
     return st;
 }
 
