@@ -48,6 +48,12 @@ typedef bool (*vx_mesh_prism_fn)(void *context, const vx_collider *prism);
 void vx_mesh_for_each_prism(const vx_collider *mesh, const vx_transform *pm, vx_aabb world_box, vx_vec3 side_point,
                             float thickness, vx_mesh_prism_fn fn, void *context);
 
+/* Whether the convex shape (sphere, box, capsule, hull; its body frame at
+ * pose) overlaps the mesh at mesh_pose, exactly: touching is not
+ * overlapping (overlap_mesh.c). */
+bool vx_overlap_mesh(const vx_collider *shape, const vx_transform *pose, const vx_collider *mesh,
+                     const vx_transform *mesh_pose);
+
 /* How far a point of the convex shape c can be from its body frame's
  * origin (the radius of a ball around it that holds the shape). */
 float vx_collide_shape_reach(const vx_collider *c);
