@@ -25,5 +25,7 @@
  * --every. */
 #define VX_MAX_DT (1.0f / 30.0f)
 #define VX_MAX_DT_TEXT "1/30"
+#define VX_MAX_MESH_TRIANGLES (1u << 28) /* triangles of a mesh or heightfield: 268 million, indices fit 32 bits */
+#define VX_MAX_MESH_VERTICES (1u << 28)  /* vertices of a mesh */
 
 #endif

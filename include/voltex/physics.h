@@ -27,11 +27,21 @@ enum {
 vx_status vx_physics_register_components(vx_registry *registry);
 
 /* ---- collider ---- */
-typedef enum { VX_SHAPE_SPHERE = 0, VX_SHAPE_BOX = 1, VX_SHAPE_CAPSULE = 2, VX_SHAPE_HULL = 3 } vx_shape_type;
+typedef enum {
+    VX_SHAPE_SPHERE = 0,
+    VX_SHAPE_BOX = 1,
+    VX_SHAPE_CAPSULE = 2,
+    VX_SHAPE_HULL = 3,
+    VX_SHAPE_MESH = 4,       /* triangles, two-sided: static and kinematic bodies only */
+    VX_SHAPE_HEIGHTFIELD = 5 /* a grid of heights: static bodies only */
+} vx_shape_type;
 
 /* A convex hull made by a world (vx_world_make_hull in voltex/world.h),
  * which owns it: any number of colliders of that world may share it. */
 typedef struct vx_hull vx_hull;
+/* A triangle mesh or heightfield made by a world (vx_world_make_mesh,
+ * vx_world_make_heightfield), which owns it; shared like a hull. */
+typedef struct vx_mesh vx_mesh;
 
 /* The collision filter's defaults: every collider is in category 1 and
  * collides with every category. */
@@ -44,6 +54,7 @@ typedef struct {
     vx_vec3 half_extents; /* box */
     float half_height;    /* capsule: half the segment length along local Y */
     const vx_hull *hull;  /* hull: its points are in the entity's frame */
+    const vx_mesh *mesh;  /* mesh, heightfield: in the entity's frame */
     bool sensor;          /* overlap-only: reported, never pushed */
     /* two colliders collide (and report contacts) only when each one's
      * category is in the other's mask; queries see every collider */
@@ -63,6 +74,25 @@ vx_collider vx_collider_box(vx_vec3 half_extents);
 vx_collider vx_collider_capsule(float radius, float half_height);
 /* A convex hull of a world (vx_world_make_hull). */
 vx_collider vx_collider_hull(const vx_hull *hull);
+/* A mesh or heightfield of a world (type VX_SHAPE_MESH or
+ * VX_SHAPE_HEIGHTFIELD, as the mesh was made). */
+vx_collider vx_collider_mesh(const vx_mesh *mesh);
+
+/* Whether the triangle (a, b, c) is too thin to have a direction: a corner
+ * repeated, or its least height under a millionth of its longest side. A
+ * mesh may have no such triangle. */
+bool vx_triangle_is_degenerate(vx_vec3 a, vx_vec3 b, vx_vec3 c);
+
+/* What a mesh or heightfield is: its triangles (a heightfield's: two per
+ * cell), its vertices (a heightfield's heights) and bounds in its frame. */
+typedef struct {
+    bool heightfield;
+    size_t triangle_count;
+    size_t vertex_count;
+    vx_aabb bounds;
+} vx_mesh_info;
+
+vx_mesh_info vx_mesh_get_info(const vx_mesh *mesh);
 
 /* What a hull is: its corners (points of the input that are not inside the
  * hull), faces (coplanar triangles merged), volume, and the frame the body
@@ -123,6 +153,9 @@ typedef struct {
     vx_vec3 point_on_a;
     vx_vec3 point_on_b;
     uint32_t feature;
+    /* which of the pair's manifolds the point belongs to: 0 for two convex
+     * shapes; a body on a mesh or heightfield has one per contact normal */
+    uint32_t part;
     float impulse;      /* total normal impulse applied during the step, N*s */
     bool sensor;        /* one of the colliders is a sensor: never pushed */
 } vx_contact;
@@ -140,7 +173,7 @@ vx_status vx_contact_list_push(vx_contact_list *list, const vx_contact *c);
 /* Room for at least `capacity` contacts (count unchanged), so that that many
  * can be written without allocating; VX_ERR_NOMEM leaves the list as it was. */
 vx_status vx_contact_list_reserve(vx_contact_list *list, size_t capacity);
-/* Sorts by entity_a.index, entity_b.index, then feature. */
+/* Sorts by entity_a.index, entity_b.index, part, then feature. */
 void vx_contact_list_sort(vx_contact_list *list);
 
 /* ---- configuration ---- */

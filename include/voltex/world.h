@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "voltex/ecs.h"
 #include "voltex/error.h"
@@ -63,9 +64,10 @@ vx_body_def vx_body_def_of(const vx_transform *transform, const vx_rigidbody *bo
 /* A new body: an entity with a transform and a rigid body, no shape yet
  * (a body without a shape moves but touches nothing). */
 vx_status vx_world_create_body(vx_world *world, const vx_body_def *def, vx_entity *out, vx_error *err);
-/* Gives body its shape (vx_collider_sphere, _box, _capsule, _hull), or
- * replaces it: sizes must be positive and finite, a hull one of this
- * world's. */
+/* Gives body its shape (vx_collider_sphere, _box, _capsule, _hull, _mesh),
+ * or replaces it: sizes must be positive and finite, a hull or mesh one of
+ * this world's; a mesh needs a static or kinematic body, a heightfield a
+ * static one. */
 vx_status vx_body_set_shape(vx_world *world, vx_entity body, const vx_collider *shape, vx_error *err);
 /* The convex hull of count points (4 to VX_MAX_HULL_POINTS, finite, in the
  * frame the shape's entity will place them in), for vx_collider_hull. The
@@ -77,6 +79,22 @@ vx_status vx_body_set_shape(vx_world *world, vx_entity body, const vx_collider *
  * origin. */
 vx_status vx_world_make_hull(vx_world *world, const vx_vec3 *points, size_t count, const vx_hull **out,
                              vx_error *err);
+/* A triangle mesh (vx_collider_mesh) of triangle_count triangles, each 3
+ * indices into vertices (counter-clockwise seen from the front; the
+ * triangles are two-sided all the same), in the frame of the shape's
+ * entity. The world owns it; any number of static or kinematic bodies may
+ * share it. VX_ERR_INVALID with a message naming the triangle for an index
+ * out of range or a degenerate triangle (vx_triangle_is_degenerate), or for
+ * a non-finite vertex; VX_ERR_NOMEM. */
+vx_status vx_world_make_mesh(vx_world *world, const vx_vec3 *vertices, size_t vertex_count, const uint32_t *indices,
+                             size_t triangle_count, const vx_mesh **out, vx_error *err);
+/* A heightfield (vx_collider_mesh) of rows x columns heights (at least 2 x
+ * 2, row by row): height[j * columns + i] is at (i spacing_x, height,
+ * j spacing_z) in the frame of the shape's entity; each cell is two
+ * triangles split along the diagonal from (i, j) to (i + 1, j + 1). The
+ * space under it is not solid. For static bodies. */
+vx_status vx_world_make_heightfield(vx_world *world, const float *heights, size_t rows, size_t columns,
+                                    float spacing_x, float spacing_z, const vx_mesh **out, vx_error *err);
 /* Removes the body and all its components; false if it is not in the world. */
 bool vx_world_destroy_body(vx_world *world, vx_entity body);
 
@@ -102,7 +120,7 @@ vx_status vx_body_set_velocity(vx_world *world, vx_entity body, vx_vec3 velocity
  * was), VX_ERR_NONFINITE when the simulation produced NaN or infinity. */
 vx_status vx_world_step(vx_world *world, vx_error *err);
 /* The contact points of the last step (vx_contact: sorted by entity a,
- * entity b, feature; empty before the first step). */
+ * entity b, part, feature; empty before the first step). */
 const vx_contact_list *vx_world_contacts(const vx_world *world);
 /* Dynamic bodies awake after the last step (all of them when sleeping is off). */
 size_t vx_world_awake_count(const vx_world *world);

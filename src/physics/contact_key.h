@@ -1,5 +1,5 @@
 /* Private to the physics module: the identity of a contact point within a
- * step (entity_a, entity_b, feature, then the generations), ordered as the
+ * step (entity_a, entity_b, part, feature, then the generations), ordered as the
  * leading keys of vx_contact_list_sort. */
 #ifndef VX_CONTACT_KEY_H
 #define VX_CONTACT_KEY_H

@@ -74,13 +74,14 @@ int vx_contact_compare_key(const vx_contact *a, const vx_contact *b)
 {
     int c = compare_u32(a->entity_a.index, b->entity_a.index);
     if (c == 0) c = compare_u32(a->entity_b.index, b->entity_b.index);
+    if (c == 0) c = compare_u32(a->part, b->part);
     if (c == 0) c = compare_u32(a->feature, b->feature);
     if (c == 0) c = compare_u32(a->entity_a.generation, b->entity_a.generation);
     if (c == 0) c = compare_u32(a->entity_b.generation, b->entity_b.generation);
     return c;
 }
 
-/* entity_a.index, entity_b.index, feature, then every remaining field, so no
+/* entity_a.index, entity_b.index, part, feature, then every remaining field, so no
  * two distinct contacts compare equal and qsort's instability cannot show. */
 static int compare_contacts(const void *pa, const void *pb)
 {

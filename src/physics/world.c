@@ -8,6 +8,7 @@
 
 #include "common/array.h"
 #include "physics/body/hull.h"
+#include "physics/body/mesh.h"
 #include "physics/step.h"
 #include "physics/world_internal.h"
 
@@ -79,6 +80,8 @@ void vx_world_destroy(vx_world *world)
     vx_world_queries_free(&world->queries);
     for (size_t i = 0; i < world->hull_count; i++) vx_hull_destroy(world->hulls[i]);
     free(world->hulls);
+    for (size_t i = 0; i < world->mesh_count; i++) vx_mesh_destroy(world->meshes[i]);
+    free(world->meshes);
     vx_contact_list_free(&world->contacts);
     vx_step_state_free(&world->state);
     vx_joint_set_free(&world->joints);
@@ -251,6 +254,16 @@ vx_status vx_world_check_shape(const vx_world *world, const vx_collider *shape, 
         else if (c.hull->owner != (const void *)world)
             problem = "hull: not made by this world (vx_world_make_hull)";
         break;
+    case VX_SHAPE_MESH:
+    case VX_SHAPE_HEIGHTFIELD:
+        c.mesh = shape->mesh;
+        if (!c.mesh)
+            problem = "mesh: none given";
+        else if (c.mesh->owner != (const void *)world)
+            problem = "mesh: not made by this world (vx_world_make_mesh, vx_world_make_heightfield)";
+        else if ((c.mesh->kind == VX_MESH_HEIGHTFIELD) != (shape->type == VX_SHAPE_HEIGHTFIELD))
+            problem = "type: not the mesh's (vx_collider_mesh gives it)";
+        break;
     default:
         problem = "type: not a vx_shape_type";
         break;
@@ -267,6 +280,14 @@ vx_status vx_body_set_shape(vx_world *world, vx_entity body, const vx_collider *
     if (st != VX_OK) return st;
     if (!vx_registry_has(world->registry, body, VX_COMPONENT_TRANSFORM))
         return vx_error_set(err, VX_ERR_INVALID, "entity %u: not a body of the world", body.index);
+    const vx_rigidbody *rb = vx_registry_get_const(world->registry, body, VX_COMPONENT_RIGIDBODY);
+    vx_body_type type = rb ? rb->type : VX_BODY_STATIC;
+    if (c.type == VX_SHAPE_MESH && type == VX_BODY_DYNAMIC)
+        return vx_error_set(err, VX_ERR_INVALID,
+                            "shape: a mesh needs a static or kinematic body (a dynamic body needs a convex shape)");
+    if (c.type == VX_SHAPE_HEIGHTFIELD && type != VX_BODY_STATIC)
+        return vx_error_set(err, VX_ERR_INVALID,
+                            "shape: a heightfield needs a static body (a moving body needs a convex shape)");
     world->changes++;
     return add_component(world, body, VX_COMPONENT_COLLIDER, &c, err);
 }
@@ -286,6 +307,37 @@ vx_status vx_world_make_hull(vx_world *world, const vx_vec3 *points, size_t coun
     world->hulls[world->hull_count++] = h;
     *out = h;
     return VX_OK;
+}
+
+/* Takes m (made, or NULL with err filled) into the world's meshes. */
+static vx_status keep_mesh(vx_world *world, vx_status st, vx_mesh *m, const vx_mesh **out, vx_error *err)
+{
+    if (st != VX_OK) return st;
+    VX_RESERVE(st, world->meshes, world->mesh_capacity, world->mesh_count + 1u, 8u);
+    if (st != VX_OK) {
+        vx_mesh_destroy(m);
+        return vx_error_set(err, st, "out of memory");
+    }
+    m->owner = world;
+    world->meshes[world->mesh_count++] = m;
+    *out = m;
+    return VX_OK;
+}
+
+vx_status vx_world_make_mesh(vx_world *world, const vx_vec3 *vertices, size_t vertex_count, const uint32_t *indices,
+                             size_t triangle_count, const vx_mesh **out, vx_error *err)
+{
+    vx_mesh *m = NULL;
+    vx_status st = vx_mesh_build(vertices, vertex_count, indices, triangle_count, &m, err);
+    return keep_mesh(world, st, m, out, err);
+}
+
+vx_status vx_world_make_heightfield(vx_world *world, const float *heights, size_t rows, size_t columns,
+                                    float spacing_x, float spacing_z, const vx_mesh **out, vx_error *err)
+{
+    vx_mesh *m = NULL;
+    vx_status st = vx_mesh_build_heightfield(heights, rows, columns, spacing_x, spacing_z, &m, err);
+    return keep_mesh(world, st, m, out, err);
 }
 
 bool vx_world_destroy_body(vx_world *world, vx_entity body)

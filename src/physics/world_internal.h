@@ -37,6 +37,8 @@ struct vx_world {
     vx_joint_set joints;
     struct vx_hull **hulls;   /* the hulls it made (vx_world_make_hull), freed with it */
     size_t hull_count, hull_capacity;
+    struct vx_mesh **meshes;  /* the meshes and heightfields it made, freed with it */
+    size_t mesh_count, mesh_capacity;
 };
 
 /* shape with only the fields of its type, when its sizes are positive and

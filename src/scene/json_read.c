@@ -191,8 +191,7 @@ vx_status vx_json_read_int(vx_json_reader *r, const cJSON *item, int64_t min, in
     return VX_OK;
 }
 
-/* Exactly count numbers, each read with the element's index on the path. */
-static vx_status read_floats(vx_json_reader *r, const cJSON *item, int count, vx_json_range range, float *out)
+vx_status vx_json_read_floats(vx_json_reader *r, const cJSON *item, int count, vx_json_range range, float *out)
 {
     if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) != count)
         return vx_json_fail(r, VX_ERR_INVALID, "must be an array of %d numbers", count);
@@ -209,7 +208,7 @@ static vx_status read_floats(vx_json_reader *r, const cJSON *item, int count, vx
 vx_status vx_json_read_vec3(vx_json_reader *r, const cJSON *item, vx_json_range range, vx_vec3 *out)
 {
     float v[3];
-    vx_status st = read_floats(r, item, 3, range, v);
+    vx_status st = vx_json_read_floats(r, item, 3, range, v);
     if (st == VX_OK) *out = vx_vec3_make(v[0], v[1], v[2]);
     return st;
 }
@@ -217,7 +216,7 @@ vx_status vx_json_read_vec3(vx_json_reader *r, const cJSON *item, vx_json_range 
 vx_status vx_json_read_quat(vx_json_reader *r, const cJSON *item, vx_quat *out)
 {
     float v[4];
-    vx_status st = read_floats(r, item, 4, VX_JSON_ANY, v);
+    vx_status st = vx_json_read_floats(r, item, 4, VX_JSON_ANY, v);
     if (st == VX_OK) *out = vx_quat_make(v[0], v[1], v[2], v[3]);
     return st;
 }

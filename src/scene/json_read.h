@@ -68,6 +68,9 @@ vx_status vx_json_expect_array(vx_json_reader *r, const cJSON *item);
 vx_status vx_json_read_float(vx_json_reader *r, const cJSON *item, vx_json_range range, float *out);
 /* An integral number in min..max. */
 vx_status vx_json_read_int(vx_json_reader *r, const cJSON *item, int64_t min, int64_t max, int64_t *out);
+/* An array of exactly count numbers, each in range (element errors name
+ * the element: "spacing[1]"). */
+vx_status vx_json_read_floats(vx_json_reader *r, const cJSON *item, int count, vx_json_range range, float *out);
 /* [x, y, z], each in range (element errors name the element: "position[1]"). */
 vx_status vx_json_read_vec3(vx_json_reader *r, const cJSON *item, vx_json_range range, vx_vec3 *out);
 /* [x, y, z, w] as given (not normalised). */

@@ -15,8 +15,11 @@ static const char *const sphere_keys[] = {"type", "radius", "sensor", "category"
 static const char *const box_keys[] = {"type", "half_extents", "sensor", "category", "mask"};
 static const char *const capsule_keys[] = {"type", "radius", "half_height", "sensor", "category", "mask"};
 static const char *const convex_keys[] = {"type", "points", "sensor", "category", "mask"};
-static const char *const any_shape_keys[] = {"type",   "radius",   "half_extents", "half_height", "points",
-                                             "sensor", "category", "mask"};
+static const char *const mesh_keys[] = {"type", "vertices", "triangles", "obj", "sensor", "category", "mask"};
+static const char *const heightfield_keys[] = {"type", "heights", "spacing", "sensor", "category", "mask"};
+static const char *const any_shape_keys[] = {"type",    "radius", "half_extents", "half_height", "points",
+                                             "vertices", "triangles", "obj", "heights", "spacing",
+                                             "sensor",  "category", "mask"};
 /* a placed shape: no sensor flag, a position and a rotation instead */
 static const char *const placed_sphere_keys[] = {"type", "radius", "position", "rotation", "rotation_deg"};
 static const char *const placed_box_keys[] = {"type", "half_extents", "position", "rotation", "rotation_deg"};
@@ -31,7 +34,7 @@ typedef struct {
     vx_shape_type type;
     const char *const *keys;
     size_t key_count;
-    const char *const *placed_keys;
+    const char *const *placed_keys; /* NULL: not a placed shape's type */
     size_t placed_key_count;
 } shape_info;
 
@@ -40,6 +43,8 @@ static const shape_info shape_types[] = {
     {"box", VX_SHAPE_BOX, KEYS(box_keys), KEYS(placed_box_keys)},
     {"capsule", VX_SHAPE_CAPSULE, KEYS(capsule_keys), KEYS(placed_capsule_keys)},
     {"convex", VX_SHAPE_HULL, KEYS(convex_keys), KEYS(placed_convex_keys)},
+    {"mesh", VX_SHAPE_MESH, KEYS(mesh_keys), NULL, 0},
+    {"heightfield", VX_SHAPE_HEIGHTFIELD, KEYS(heightfield_keys), NULL, 0},
 };
 
 /* Without a "type", a misspelt key ("Type", "tpye") is the likelier mistake:
@@ -69,8 +74,13 @@ static vx_status read_shape(vx_json_reader *r, const cJSON *collider, bool place
     if (st == VX_OK) {
         *out = NULL;
         for (size_t i = 0; i < sizeof shape_types / sizeof shape_types[0]; i++)
-            if (strcmp(name, shape_types[i].name) == 0) *out = &shape_types[i];
-        if (!*out) st = vx_json_fail(r, VX_ERR_INVALID, "must be \"sphere\", \"box\", \"capsule\" or \"convex\"");
+            if (strcmp(name, shape_types[i].name) == 0 && (!placed || shape_types[i].placed_keys))
+                *out = &shape_types[i];
+        if (!*out && placed)
+            st = vx_json_fail(r, VX_ERR_INVALID, "must be \"sphere\", \"box\", \"capsule\" or \"convex\"");
+        else if (!*out)
+            st = vx_json_fail(r, VX_ERR_INVALID,
+                              "must be \"sphere\", \"box\", \"capsule\", \"convex\", \"mesh\" or \"heightfield\"");
     }
     vx_json_path_pop(r, mark);
     return st;
@@ -78,6 +88,7 @@ static vx_status read_shape(vx_json_reader *r, const cJSON *collider, bool place
 
 typedef struct {
     bool radius, half_extents, half_height, points;
+    const cJSON *vertices, *triangles, *obj, *heights, *spacing; /* a mesh's and a heightfield's, read at the end */
 } given_keys;
 
 /* "points": 4 to VX_MAX_HULL_POINTS finite [x, y, z], their hull made by
@@ -118,6 +129,13 @@ static vx_status read_collider_member(vx_scene_builder *b, const cJSON *m, vx_co
         given->points = true;
         return read_points(b, m, c);
     }
+    const cJSON **mesh_data[] = {&given->vertices, &given->triangles, &given->obj, &given->heights, &given->spacing};
+    const char *const mesh_data_keys[] = {"vertices", "triangles", "obj", "heights", "spacing"};
+    for (size_t i = 0; i < sizeof mesh_data / sizeof mesh_data[0]; i++) {
+        if (strcmp(key, mesh_data_keys[i]) != 0) continue;
+        *mesh_data[i] = m;
+        return VX_OK;
+    }
     if (pose && (strcmp(key, "position") == 0 || strcmp(key, "rotation") == 0 || strcmp(key, "rotation_deg") == 0))
         return vx_scene_read_placement(r, m, pose, rotation_key);
     if (strcmp(key, "radius") == 0) {
@@ -142,9 +160,14 @@ static vx_status read_collider_member(vx_scene_builder *b, const cJSON *m, vx_co
     return VX_OK; /* "type", read already */
 }
 
-static vx_status check_required(vx_json_reader *r, vx_shape_type type, const given_keys *given)
+/* The keys a shape needs, and a mesh's or heightfield's data, made into
+ * its shape once every key is known. */
+static vx_status finish_shape(vx_scene_builder *b, vx_shape_type type, const given_keys *given, vx_collider *c)
 {
+    vx_json_reader *r = &b->json;
     switch (type) {
+    case VX_SHAPE_MESH: return vx_scene_read_mesh(b, given->vertices, given->triangles, given->obj, c);
+    case VX_SHAPE_HEIGHTFIELD: return vx_scene_read_heightfield(b, given->heights, given->spacing, c);
     case VX_SHAPE_SPHERE:
         return given->radius ? VX_OK : vx_json_missing(r, "radius", " for a sphere");
     case VX_SHAPE_BOX:
@@ -176,7 +199,8 @@ static vx_status read_collider_object(vx_scene_builder *b, const cJSON *collider
     c.mask = VX_DEFAULT_MASK;
     if (pose) *pose = vx_transform_identity();
     const char *rotation_key = NULL;
-    given_keys given = {false, false, false, false};
+    given_keys given;
+    memset(&given, 0, sizeof given);
     for (const cJSON *m = collider->child; st == VX_OK && m; m = m->next) {
         size_t mark = vx_json_path_push_key(r, m->string);
         if (pose)
@@ -186,7 +210,7 @@ static vx_status read_collider_object(vx_scene_builder *b, const cJSON *collider
         if (st == VX_OK) st = read_collider_member(b, m, &c, &given, pose, &rotation_key);
         vx_json_path_pop(r, mark);
     }
-    if (st == VX_OK) st = check_required(r, shape->type, &given);
+    if (st == VX_OK) st = finish_shape(b, shape->type, &given, &c);
     if (st == VX_OK) *out = c;
     return st;
 }

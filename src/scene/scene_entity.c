@@ -80,11 +80,34 @@ static vx_status spawn_frame(vx_scene_builder *b, const vx_transform *t, vx_enti
     return VX_OK;
 }
 
+/* A mesh takes no dynamic body, a heightfield no moving one: said at the
+ * collider, which is what would have to change. */
+static vx_status check_surface_body(vx_scene_builder *b, const vx_scene_entity_def *def)
+{
+    vx_shape_type shape = def->collider.type;
+    vx_body_type type = def->has_rigidbody ? def->body.type : VX_BODY_STATIC;
+    const char *problem = NULL;
+    if (shape == VX_SHAPE_MESH && type == VX_BODY_DYNAMIC)
+        problem = "a mesh needs a static or kinematic body; a dynamic body needs a \"convex\" or \"compound\" "
+                  "collider";
+    if (shape == VX_SHAPE_HEIGHTFIELD && type != VX_BODY_STATIC)
+        problem = "a heightfield needs a static body; a moving body needs a \"convex\" or \"compound\" collider";
+    if (!problem) return VX_OK;
+    size_t mark = vx_json_path_push_key(&b->json, "collider");
+    vx_status st = vx_json_fail(&b->json, VX_ERR_INVALID, "%s", problem);
+    vx_json_path_pop(&b->json, mark);
+    return st;
+}
+
 /* Every entity has a transform; a collider without a rigidbody is a static body. */
 static vx_status spawn(vx_scene_builder *b, const vx_scene_entity_def *def, size_t index)
 {
     vx_entity e;
     vx_status st;
+    if (def->has_collider) {
+        st = check_surface_body(b, def);
+        if (st != VX_OK) return st;
+    }
     if (def->has_rigidbody || def->has_collider) {
         vx_rigidbody rb = def->has_rigidbody ? def->body : vx_rigidbody_static();
         if (def->has_density) {

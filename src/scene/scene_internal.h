@@ -41,6 +41,13 @@ typedef struct {
     float density;
 } vx_scene_entity_def;
 
+/* Everything fd holds up to its end plus a terminating '\0' in *out (the
+ * caller frees it); path names it in messages ("PATH: cannot read: why").
+ * Closes fd when close_it. */
+vx_status vx_scene_read_fd(int fd, bool close_it, const char *path, char **out, size_t *out_length, vx_error *err);
+/* The whole file at path, the same way. */
+vx_status vx_scene_read_file(const char *path, char **out, size_t *out_length, vx_error *err);
+
 /* Each reader runs with its object's key on the path and fills its part. */
 vx_status vx_scene_read_solver(vx_scene_builder *b, const cJSON *solver);
 vx_status vx_scene_read_entities(vx_scene_builder *b, const cJSON *entities);
@@ -63,6 +70,12 @@ vx_status vx_scene_read_item_name(vx_scene_builder *b, vx_name_index *names, con
  * missing type is reported; an unknown one "must be <expected>". */
 vx_status vx_scene_read_kind(vx_json_reader *r, const cJSON *object, const char *const *kinds, size_t kind_count,
                              const char *const *any_keys, size_t any_key_count, const char *expected, size_t *out);
+/* A "mesh" collider from its "vertices" and "triangles" or its "obj" file,
+ * a "heightfield" from its "heights" and "spacing" (scene_mesh.c; each
+ * NULL when not given), run with the collider's path. */
+vx_status vx_scene_read_mesh(vx_scene_builder *b, const cJSON *vertices, const cJSON *triangles, const cJSON *obj,
+                             vx_collider *c);
+vx_status vx_scene_read_heightfield(vx_scene_builder *b, const cJSON *heights, const cJSON *spacing, vx_collider *c);
 /* Applies sets to the parsed scene (scene_set.c); "--set PATH: ..." on error. */
 vx_status vx_scene_apply_sets(cJSON *root, const vx_scene_set *sets, size_t count, vx_error *err);
 /* A collider object with "position" and "rotation" / "rotation_deg" (a

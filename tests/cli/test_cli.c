@@ -339,6 +339,36 @@ Test(cli, invalid_scene_produces_no_output)
     sim_free(&r);
 }
 
+/* A bad mesh refused in one line naming its place, no file written. */
+static void assert_mesh_refused(const char *json, const char *where, const char *what)
+{
+    const char *scene = scene_file("mesh.json", json);
+    sim_result r = run_sim(scene, "-o", wpath("out.csv"));
+    assert_failure(&r, 2, NULL);
+    cr_assert_not_null(strstr(r.err, where), "the message names %s: %s", where, r.err);
+    cr_assert_not_null(strstr(r.err, what), "the message says %s: %s", what, r.err);
+    cr_assert_neq(access(wpath("out.csv"), F_OK), 0, "a rejected scene writes no file");
+    sim_free(&r);
+}
+
+Test(cli, bad_meshes_are_refused_by_their_place)
+{
+    write_text(wpath("letters.obj"), "v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 three\n");
+    assert_mesh_refused("{ \"entities\": [ { \"collider\": { \"type\": \"mesh\", \"vertices\": [[0,0,0],[1,0,0],[0,0,1]],"
+                        " \"triangles\": [[0,1,2]] }, \"rigidbody\": { \"mass\": 1 } } ] }\n",
+                        "mesh.json: entities[0].collider:", "\"convex\" or \"compound\"");
+    assert_mesh_refused("{ \"entities\": [ { \"collider\": { \"type\": \"mesh\", \"vertices\": [[0,0,0],[1,0,0],[0,0,1]],"
+                        " \"triangles\": [[0,1,5]] } } ] }\n",
+                        "mesh.json: entities[0].collider.triangles[0][2]:", "out of range");
+    assert_mesh_refused("{ \"entities\": [ { \"collider\": { \"type\": \"mesh\", \"vertices\": [[0,0,0],[1,0,0],[3,0,0]],"
+                        " \"triangles\": [[0,1,2]] } } ] }\n",
+                        "mesh.json: entities[0].collider.triangles[0]:", "degenerate triangle");
+    assert_mesh_refused("{ \"entities\": [ { \"collider\": { \"type\": \"mesh\", \"obj\": \"gone.obj\" } } ] }\n",
+                        "gone.obj", "cannot read");
+    assert_mesh_refused("{ \"entities\": [ { \"collider\": { \"type\": \"mesh\", \"obj\": \"letters.obj\" } } ] }\n",
+                        "letters.obj:4:", "\"three\"");
+}
+
 Test(cli, unreadable_golden)
 {
     const char *scene = scene_file("rest.json", rest_scene);

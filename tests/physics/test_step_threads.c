@@ -1,8 +1,9 @@
 /* vx_step on several threads (config.threads) in both solver orders
  * (config.order): the promise is that for a given scene and options the
- * result is byte-identical for every thread count. Four scenes (a pyramid
- * of boxes; a pile of boxes, spheres and capsules in random orientations;
- * spheres poured into a box; separate stacks), with 1 and 4 substeps, are
+ * result is byte-identical for every thread count. Five scenes (a pyramid
+ * of boxes; a pile of boxes, spheres and capsules in random orientations,
+ * on a box and on a rippled mesh; spheres poured into a box; separate
+ * stacks), with 1 and 4 substeps, are
  * stepped side by side with 1, 2 and 3 threads (uneven splits), and every
  * body's pose and velocities and every contact report must equal those of
  * one thread after every step; the pyramid also with sleeping on, until it
@@ -17,10 +18,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "physics/body/mesh.h"
 #include "physics/solver/solve_order.h"
 #include "physics/step_counts.h"
 #include "physics/thread_choice.h"
 #include "test_helpers.h"
+#include "test_mesh_helpers.h"
 #include "voltex/physics.h"
 
 enum { MAX_BODIES = 160, RUNS = 3 };
@@ -37,12 +40,13 @@ enum { MAX_BODIES = 160, RUNS = 3 };
 
 static const int thread_counts[RUNS] = {1, 2, 3};
 
-typedef enum { SCENE_PYRAMID, SCENE_PILE, SCENE_POUR, SCENE_STACKS } scene_kind;
+typedef enum { SCENE_PYRAMID, SCENE_PILE, SCENE_POUR, SCENE_STACKS, SCENE_TERRAIN } scene_kind;
 
 typedef struct {
     vx_registry *w;
     vx_entity e[MAX_BODIES];
     size_t n;
+    vx_mesh *terrain; /* SCENE_TERRAIN's ground, freed with the scene */
 } scene;
 
 static void add_entity(scene *s, vx_vec3 at, vx_quat rotation, const vx_collider *c, const vx_rigidbody *rb)
@@ -153,6 +157,20 @@ static void add_pour(scene *s, int per_side, int layers)
             }
 }
 
+static float ripples(float x, float z) { return 0.2f * sinf(1.1f * x) * cosf(0.9f * z) + 0.02f * (x * x + z * z); }
+
+/* A static ground of 16 x 16 quads (512 triangles) with ripples in a bowl. */
+static void add_terrain(scene *s)
+{
+    vx_test_grid g = vx_test_grid_make(16, 0.5f, ripples);
+    vx_error err;
+    cr_assert_eq(vx_mesh_build(g.vertices, g.vertex_count, g.indices, g.triangle_count, &s->terrain, &err), VX_OK);
+    vx_test_grid_free(&g);
+    vx_collider c = vx_collider_mesh(s->terrain);
+    vx_rigidbody rb = vx_rigidbody_static();
+    add_entity(s, vx_vec3_make(0.0f, -0.05f, 0.0f), vx_quat_identity(), &c, &rb);
+}
+
 /* The scenes are kept small so that 4 runs side by side stay quick under
  * the sanitizers too; the pour still puts 36 spheres on the floor at once,
  * enough constraints of one colour (VX_COLOR_MIN_PARALLEL) to be split
@@ -177,6 +195,10 @@ static void build_scene(scene *s, scene_kind kind)
     case SCENE_STACKS:
         add_floor(s, 20.0f);
         add_stacks(s, 24);
+        break;
+    case SCENE_TERRAIN:
+        add_terrain(s);
+        add_pile(s, 18);
         break;
     }
 }
@@ -255,6 +277,7 @@ static run_summary compare_thread_counts(scene_kind kind, vx_solver_order order,
     for (int r = 0; r < RUNS; r++) {
         vx_test_stepper_free(&st[r]);
         vx_registry_destroy(s[r].w);
+        vx_mesh_destroy(s[r].terrain);
     }
     return sum;
 }
@@ -291,6 +314,12 @@ static void split_every_stage(void)
 }
 
 TestSuite(physics_threads, .init = split_every_stage);
+
+Test(physics_threads, a_pile_on_a_mesh_is_identical_for_every_thread_count)
+{
+    compare_all_options(SCENE_TERRAIN, VX_SOLVER_ORDER_SEQUENTIAL);
+    compare_all_options(SCENE_TERRAIN, VX_SOLVER_ORDER_COLORED);
+}
 
 Test(physics_threads, separate_stacks_are_identical_for_every_thread_count_sequential)
 {

@@ -110,6 +110,50 @@ Test(world, a_bad_body_or_shape_is_named_and_nothing_is_added)
     vx_world_destroy(w);
 }
 
+Test(world, meshes_go_on_static_and_kinematic_bodies_heightfields_on_static_ones)
+{
+    vx_world *w = make_world();
+    vx_error err;
+    vx_vec3 v[3] = {{0, 0, 0}, {0, 0, 1}, {1, 0, 0}};
+    uint32_t idx[3] = {0, 1, 2};
+    const vx_mesh *mesh = NULL, *field = NULL;
+    cr_assert_eq(vx_world_make_mesh(w, v, 3, idx, 1, &mesh, &err), VX_OK, "%s", err.message);
+    float heights[4] = {0, 0, 0, 0};
+    cr_assert_eq(vx_world_make_heightfield(w, heights, 2, 2, 1.0f, 1.0f, &field, &err), VX_OK, "%s", err.message);
+    vx_mesh_info info = vx_mesh_get_info(field);
+    cr_assert(info.heightfield);
+    cr_assert_eq(info.triangle_count, 2u);
+    cr_assert_eq(vx_mesh_get_info(mesh).triangle_count, 1u);
+    vx_collider cm = vx_collider_mesh(mesh), ch = vx_collider_mesh(field);
+    cr_assert_eq(cm.type, VX_SHAPE_MESH);
+    cr_assert_eq(ch.type, VX_SHAPE_HEIGHTFIELD);
+
+    vx_body_def def = vx_body_def_default();
+    vx_entity dynamic, kinematic, fixed;
+    cr_assert_eq(vx_world_create_body(w, &def, &dynamic, &err), VX_OK);
+    cr_assert_eq(vx_body_set_shape(w, dynamic, &cm, &err), VX_ERR_INVALID);
+    cr_assert_str_eq(err.message, "shape: a mesh needs a static or kinematic body (a dynamic body needs a convex shape)");
+    def.type = VX_BODY_KINEMATIC;
+    cr_assert_eq(vx_world_create_body(w, &def, &kinematic, &err), VX_OK);
+    cr_assert_eq(vx_body_set_shape(w, kinematic, &cm, &err), VX_OK, "%s", err.message);
+    cr_assert_eq(vx_body_set_shape(w, kinematic, &ch, &err), VX_ERR_INVALID);
+    cr_assert_str_eq(err.message, "shape: a heightfield needs a static body (a moving body needs a convex shape)");
+    def.type = VX_BODY_STATIC;
+    cr_assert_eq(vx_world_create_body(w, &def, &fixed, &err), VX_OK);
+    cr_assert_eq(vx_body_set_shape(w, fixed, &ch, &err), VX_OK, "%s", err.message);
+
+    vx_world *other = make_world();
+    vx_entity e;
+    cr_assert_eq(vx_world_create_body(other, &def, &e, &err), VX_OK);
+    cr_assert_eq(vx_body_set_shape(other, e, &cm, &err), VX_ERR_INVALID);
+    cr_assert_str_eq(err.message, "shape: mesh: not made by this world (vx_world_make_mesh, vx_world_make_heightfield)");
+    uint32_t bad[3] = {0, 1, 3};
+    cr_assert_eq(vx_world_make_mesh(w, v, 3, bad, 1, &mesh, &err), VX_ERR_INVALID);
+    cr_assert_str_eq(err.message, "mesh: triangle 0: index 3 out of range (3 vertices)");
+    vx_world_destroy(other);
+    vx_world_destroy(w);
+}
+
 Test(world, a_body_not_in_the_world_is_an_error)
 {
     vx_world *w = make_world();

@@ -386,3 +386,67 @@ Test(world_query, a_lidar_turns_with_its_body)
     }
     vx_world_destroy(w);
 }
+
+/* ---- meshes and heightfields ---- */
+
+static bool first_hit(const vx_query_hit *hit, void *context)
+{
+    *(vx_query_hit *)context = *hit;
+    return false;
+}
+
+Test(world_query, meshes_and_heightfields_are_hit_through_their_trees)
+{
+    vx_world *w = make_world();
+    vx_error err;
+    /* a floor of two triangles at y = 0, and a heightfield of 3 x 3 heights
+     * at y = -1 under a box */
+    vx_vec3 v[4] = {{-5, 0, -5}, {-5, 0, 5}, {5, 0, 5}, {5, 0, -5}};
+    uint32_t idx[6] = {0, 1, 2, 0, 2, 3};
+    const vx_mesh *mesh = NULL, *field = NULL;
+    cr_assert_eq(vx_world_make_mesh(w, v, 4, idx, 2, &mesh, &err), VX_OK, "%s", err.message);
+    float h[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+    cr_assert_eq(vx_world_make_heightfield(w, h, 3, 3, 1.0f, 1.0f, &field, &err), VX_OK, "%s", err.message);
+    vx_entity floor = add(w, VX_BODY_STATIC, vx_vec3_zero(), vx_quat_identity(), vx_collider_mesh(mesh));
+    vx_entity ground = add(w, VX_BODY_STATIC, vx_vec3_make(20, -1, 20), vx_quat_identity(), vx_collider_mesh(field));
+
+    vx_query_hit hit = closest_ray(w, vx_vec3_make(1, 3, 2), vx_vec3_make(0, -1, 0), 10.0f, NULL);
+    cr_assert(vx_entity_equal(hit.entity, floor));
+    VX_ASSERT_NEAR(hit.distance, 3.0f, 0);
+    VX_ASSERT_VEC3_NEAR(hit.normal, 0, 1, 0, 0);
+    hit = closest_ray(w, vx_vec3_make(1, -3, 2), vx_vec3_make(0, 1, 0), 10.0f, NULL); /* from below */
+    cr_assert(vx_entity_equal(hit.entity, floor));
+    VX_ASSERT_VEC3_NEAR(hit.normal, 0, -1, 0, 0);
+    hit = closest_ray(w, vx_vec3_make(21.5f, 2, 20.5f), vx_vec3_make(0, -1, 0), 10.0f, NULL);
+    cr_assert(vx_entity_equal(hit.entity, ground));
+    VX_ASSERT_NEAR(hit.distance, 3.0f, 0);
+
+    vx_query_hit sh;
+    cr_assert_eq(vx_world_cast_sphere_closest(w, vx_vec3_make(21, 2, 21), 0.5f, vx_vec3_make(0, -1, 0), 10.0f, NULL,
+                                              &sh, &err),
+                 VX_OK);
+    cr_assert(vx_entity_equal(sh.entity, ground));
+    VX_ASSERT_NEAR(sh.distance, 2.5f, 1e-6);
+    VX_ASSERT_VEC3_NEAR(sh.point, 21, -1, 21, 1e-6);
+
+    /* overlaps: a sphere through the floor, one resting on it (touching is
+     * not overlapping), one above */
+    vx_collider ball = vx_collider_sphere(0.5f);
+    vx_transform through = vx_transform_identity(), resting = vx_transform_identity(), above = vx_transform_identity();
+    through.position = vx_vec3_make(1, 0.2f, 1);
+    resting.position = vx_vec3_make(1, 0.5f, 1);
+    above.position = vx_vec3_make(1, 0.7f, 1);
+    vx_query_hit o;
+    o.entity = VX_ENTITY_NULL;
+    cr_assert_eq(vx_world_overlap(w, &ball, &through, NULL, first_hit, &o, &err), VX_OK);
+    cr_assert(vx_entity_equal(o.entity, floor));
+    o.entity = VX_ENTITY_NULL;
+    cr_assert_eq(vx_world_overlap(w, &ball, &resting, NULL, first_hit, &o, &err), VX_OK);
+    cr_assert(vx_entity_equal(o.entity, VX_ENTITY_NULL));
+    cr_assert_eq(vx_world_overlap(w, &ball, &above, NULL, first_hit, &o, &err), VX_OK);
+    cr_assert(vx_entity_equal(o.entity, VX_ENTITY_NULL));
+    vx_collider as_shape = vx_collider_mesh(mesh);
+    cr_assert_eq(vx_world_overlap(w, &as_shape, &above, NULL, first_hit, &o, &err), VX_ERR_INVALID);
+    cr_assert_str_eq(err.message, "query: shape: must be a sphere, box, capsule or convex hull");
+    vx_world_destroy(w);
+}

@@ -533,7 +533,8 @@ Test(scene_errors, missing_shape_size)
 Test(scene_errors, bad_collider_type)
 {
     expect_invalid(ENTITIES("{\"collider\": {\"type\": \"cube\"}}"),
-                   "s.json: entities[0].collider.type: must be \"sphere\", \"box\", \"capsule\" or \"convex\"");
+                   "s.json: entities[0].collider.type: must be \"sphere\", \"box\", \"capsule\", \"convex\", \"mesh\" or "
+                   "\"heightfield\"");
 }
 
 /* ---- rigidbody ---- */

@@ -4,6 +4,7 @@
  * moves; docs/simulation.md, "Where the engine started"). */
 #include <string.h>
 
+#include "physics/body/mesh.h"
 #include "voltex/physics.h"
 
 vx_status vx_physics_register_components(vx_registry *registry)
@@ -53,6 +54,13 @@ vx_collider vx_collider_hull(const vx_hull *hull)
 {
     vx_collider c = collider_of_type(VX_SHAPE_HULL);
     c.hull = hull;
+    return c;
+}
+
+vx_collider vx_collider_mesh(const vx_mesh *mesh)
+{
+    vx_collider c = collider_of_type(mesh && mesh->kind == VX_MESH_HEIGHTFIELD ? VX_SHAPE_HEIGHTFIELD : VX_SHAPE_MESH);
+    c.mesh = mesh;
     return c;
 }
 

@@ -89,6 +89,19 @@ void vx_hull_to_principal(vx_hull *hull);
 /* Bounds and outer_radius from the vertices as they are now. */
 void vx_hull_update_bounds(vx_hull *hull);
 
+/* Points h at arrays of vertices, half-edges and faces someone else keeps
+ * (a box's or a triangle's hull made on the stack for one test). */
+static inline void vx_hull_view(vx_hull *h, vx_vec3 *vertices, uint16_t vertex_count, vx_hull_edge *edges,
+                                uint16_t edge_count, vx_hull_face *faces, uint16_t face_count)
+{
+    h->vertex_count = vertex_count;
+    h->edge_count = edge_count;
+    h->face_count = face_count;
+    h->vertices = vertices;
+    h->edges = edges;
+    h->faces = faces;
+}
+
 /* The vertex farthest along d (need not be unit), the lowest index on ties. */
 uint16_t vx_hull_support(const vx_hull *hull, vx_vec3 d);
 

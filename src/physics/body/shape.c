@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/assert.h"
+#include "physics/body/mesh.h"
 #include "voltex/rotation.h"
 
 vx_hull_info vx_hull_get_info(const vx_hull *hull)
@@ -72,6 +73,8 @@ float vx_collider_volume(const vx_collider *c)
         return (float)(8.0 * (double)c->half_extents.x * (double)c->half_extents.y * (double)c->half_extents.z);
     case VX_SHAPE_CAPSULE: return (float)(sphere + VX_PI_D * r * r * 2.0 * (double)c->half_height);
     case VX_SHAPE_HULL: return c->hull->volume;
+    case VX_SHAPE_MESH:
+    case VX_SHAPE_HEIGHTFIELD: /* surfaces: no volume */
     default: return 0.0f;
     }
 }
@@ -124,6 +127,14 @@ vx_aabb vx_shape_aabb(const vx_collider *c, vx_vec3 position, vx_quat rotation)
         return vx_aabb_from_center_half_extents(position, e);
     }
     case VX_SHAPE_HULL: return hull_aabb(c->hull, position, rotation);
+    case VX_SHAPE_MESH:
+    case VX_SHAPE_HEIGHTFIELD: {
+        /* the bounds of the rotated bounds */
+        vx_mat3 r = vx_mat3_from_quat(rotation);
+        vx_aabb b = c->mesh->bounds;
+        vx_vec3 centre = vx_vec3_add(position, vx_mat3_mul_vec3(&r, vx_aabb_center(b)));
+        return vx_aabb_from_center_half_extents(centre, rotated_half_extents(&r, vx_aabb_half_extents(b)));
+    }
     case VX_SHAPE_SPHERE:
     default:
         /* A sphere's bounds do not depend on its rotation. */
@@ -150,6 +161,8 @@ vx_vec3 vx_shape_inertia(const vx_collider *c, float mass)
         return vx_vec3_make((float)(density * h->inertia.m[0][0]), (float)(density * h->inertia.m[1][1]),
                             (float)(density * h->inertia.m[2][2]));
     }
+    case VX_SHAPE_MESH:
+    case VX_SHAPE_HEIGHTFIELD: return vx_vec3_zero(); /* never dynamic */
     case VX_SHAPE_SPHERE:
     default: return vx_inertia_sphere(mass, c->radius);
     }
@@ -161,6 +174,8 @@ float vx_shape_sweep_radius(const vx_collider *c)
     case VX_SHAPE_BOX: return vx_vec3_length(c->half_extents);
     case VX_SHAPE_CAPSULE: return c->half_height;
     case VX_SHAPE_HULL: return c->hull->outer_radius;
+    case VX_SHAPE_MESH:
+    case VX_SHAPE_HEIGHTFIELD: return c->mesh->outer_radius;
     case VX_SHAPE_SPHERE:
     default: return 0.0f;
     }
@@ -171,6 +186,8 @@ float vx_shape_inner_radius(const vx_collider *c)
     switch (c->type) {
     case VX_SHAPE_BOX: return fminf(c->half_extents.x, fminf(c->half_extents.y, c->half_extents.z));
     case VX_SHAPE_HULL: return c->hull->inner_radius;
+    case VX_SHAPE_MESH:
+    case VX_SHAPE_HEIGHTFIELD: return 0.0f; /* a surface: any depth can flip the normal */
     case VX_SHAPE_CAPSULE:
     case VX_SHAPE_SPHERE:
     default: return c->radius;

@@ -48,4 +48,17 @@ bool vx_ray_cast_hull(const vx_hull *hull, const vx_transform *pose, vx_vec3 ori
 bool vx_sphere_cast_hull(const vx_hull *hull, const vx_transform *pose, vx_vec3 origin, float radius,
                          vx_vec3 direction, float max_distance, vx_cast_hit *hit);
 
+/* The same against a mesh or heightfield placed at pose (cast_mesh.c):
+ * its triangles are two-sided surfaces with nothing inside. A ray hits a
+ * triangle where it crosses it (a ray that starts on one hits it at 0); a
+ * sphere hits the triangle's face (normal: the face's, towards the caster),
+ * an edge or a corner (normal: from the nearest point of the triangle to
+ * the centre), and one that starts within radius of a triangle hits at 0.
+ * The triangles come from the mesh's tree along the cast; of equal
+ * distances the lowest triangle wins. */
+bool vx_ray_cast_mesh(const vx_mesh *mesh, const vx_transform *pose, vx_vec3 origin, vx_vec3 direction,
+                      float max_distance, vx_cast_hit *hit);
+bool vx_sphere_cast_mesh(const vx_mesh *mesh, const vx_transform *pose, vx_vec3 origin, float radius,
+                         vx_vec3 direction, float max_distance, vx_cast_hit *hit);
+
 #endif

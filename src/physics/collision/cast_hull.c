@@ -118,12 +118,8 @@ static bool within(const vx_hull *hull, const double *height, const double o[3],
     return false;
 }
 
-/* Entry of the ray o + t d into the cylinder of radius r around the segment
- * a-b, through its side between the ends: everything across the axis, as a
- * disc (vx_cast_ball_entry in the plane across it). n (unnormalised) points
- * from the axis to the hit. */
-static bool cylinder_entry(const double o[3], const double d[3], const double a[3], const double b[3], double r,
-                           double *t, double n[3])
+bool vx_cast_cylinder_entry(const double o[3], const double d[3], const double a[3], const double b[3], double r,
+                            double *t, double n[3])
 {
     double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
     double uu = vx_cast_dot3(u, u);
@@ -229,7 +225,7 @@ static vx_cast_result cast_hull(const vx_hull *hull, const double o[3], const do
         if (near_uu > (r_sq + slack * (r_sq + aa + bb)) * uu) continue;
         double a[3], b[3], te, ne[3];
         edge_ends(hull, e, a, b);
-        if (cylinder_entry(o, d, a, b, r, &te, ne) && (!found || te < *t)) {
+        if (vx_cast_cylinder_entry(o, d, a, b, r, &te, ne) && (!found || te < *t)) {
             *t = te;
             for (int i = 0; i < 3; i++) n[i] = ne[i];
             found = true;

@@ -50,6 +50,14 @@ static inline bool vx_cast_ball_entry(const double m[3], const double d[3], doub
     return true;
 }
 
+/* Entry of the ray o + t d into the cylinder of radius r around the segment
+ * a-b, through its side between the ends: everything across the axis, as a
+ * disc (vx_cast_ball_entry in the plane across it). n (unnormalised) points
+ * from the axis to the hit. False when the origin is inside or the ray
+ * misses the side (cast_hull.c). */
+bool vx_cast_cylinder_entry(const double o[3], const double d[3], const double a[3], const double b[3], double r,
+                            double *t, double n[3]);
+
 /* The cast from origin along direction in the frame of pose (its rotation
  * left out unless `rotated`: a sphere's changes nothing). False for
  * arguments that meet nothing: max_distance not > 0, a non-finite origin or

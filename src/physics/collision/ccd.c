@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "physics/body/shape.h"
+#include "physics/collision/collide_mesh.h"
 #include "physics/collision/collide_shapes.h"
 #include "physics/collision/time_of_impact.h"
 
@@ -141,7 +142,9 @@ bool vx_ccd_confirm(const vx_body_set *bodies, uint32_t a, uint32_t b, float spe
     float t_hit = 0.0f;
     if (!vx_time_of_impact(&sa, &sb, h, VX_CCD_TOUCH_DISTANCE, &t_hit)) return false;
     bool fast = h * closing_speed(bodies, a, b) > sanitize_distance(speculative_distance);
-    if (t_hit > 0.0f && fast && is_dynamic(ia) != is_dynamic(ib))
+    /* a mesh's manifolds are the triangles' merged: kept as found */
+    bool mesh = vx_collider_is_mesh(&ia->collider) || vx_collider_is_mesh(&ib->collider);
+    if (t_hit > 0.0f && fast && is_dynamic(ia) != is_dynamic(ib) && !mesh)
         use_impact_manifold(&sa, &sb, is_dynamic(ia), t_hit, margin, m);
     return true;
 }

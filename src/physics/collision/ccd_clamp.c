@@ -7,7 +7,9 @@
 #include "common/array.h"
 #include "common/parallel.h"
 #include "physics/body/hull.h"
+#include "physics/body/shape.h"
 #include "physics/collision/ccd.h"
+#include "physics/collision/collide_mesh.h"
 #include "physics/collision/collide_shapes.h"
 #include "physics/collision/time_of_impact.h"
 
@@ -104,20 +106,20 @@ static vx_toi_body start_of(const vx_body_set *bodies, uint32_t i, float h, cons
  * core is the shape shrunk by the inset plus how deep d already was in o at
  * the start (a resting contact sinks up to the slop): so it never starts
  * touching, and a touch means d went the inset deeper than it was. */
-static float core_impact(const vx_body_set *bodies, uint32_t d, uint32_t o, float fast, float h)
+static float core_impact_with(const vx_body_set *bodies, uint32_t d, uint32_t o, const vx_collider *other, float fast,
+                              float h)
 {
     const vx_body_info *id = &bodies->info[d];
-    const vx_body_info *io = &bodies->info[o];
     vx_toi_body sd = start_of(bodies, d, h, &id->collider);
-    vx_toi_body so = start_of(bodies, o, h, &io->collider);
+    vx_toi_body so = start_of(bodies, o, h, other);
     float closing = vx_vec3_length(vx_vec3_sub(sd.v, so.v)) + vx_vec3_length(sd.w) * sd.sweep_radius +
                     vx_vec3_length(so.w) * so.sweep_radius;
     float reach = h * closing;
     if (!(reach > fast)) return h;
     vx_transform td = vx_toi_body_pose(&sd, 0.0f), to = vx_toi_body_pose(&so, 0.0f);
     vx_manifold m;
-    if (!vx_collide_shapes(&id->collider, &td, &io->collider, &to, reach, &m)) return h; /* out of reach */
-    float start_gap = vx_toi_gap_along(&id->collider, &td, &io->collider, &to, m.normal);
+    if (!vx_collide_shapes(&id->collider, &td, other, &to, reach, &m)) return h; /* out of reach */
+    float start_gap = vx_toi_gap_along(&id->collider, &td, other, &to, m.normal);
     float inset = VX_CCD_CORE_INSET + fmaxf(0.0f - start_gap, 0.0f);
     vx_collider core = id->collider;
     if (core.type == VX_SHAPE_HULL) /* a hull's core: its support moved in (never below half its size) */
@@ -128,6 +130,43 @@ static float core_impact(const vx_body_set *bodies, uint32_t d, uint32_t o, floa
     float t = h;
     if (!vx_time_of_impact(&sd, &so, h, VX_CCD_TOUCH_DISTANCE, &t)) return h;
     return t > 0.0f ? t : h; /* a core that touches at once (a body sunk past half its size): left alone */
+}
+
+/* Against a mesh: the earliest of its triangles near d's path, each a
+ * prism (collide_mesh.h) facing where d starts. */
+typedef struct {
+    const vx_body_set *bodies;
+    uint32_t d, o;
+    float fast, h, t;
+} mesh_core;
+
+static bool core_against_prism(void *context, const vx_collider *prism)
+{
+    mesh_core *c = context;
+    float t = core_impact_with(c->bodies, c->d, c->o, prism, c->fast, c->h);
+    if (t < c->t) c->t = t;
+    return true;
+}
+
+static float core_impact(const vx_body_set *bodies, uint32_t d, uint32_t o, float fast, float h)
+{
+    const vx_body_info *io = &bodies->info[o];
+    if (!vx_collider_is_mesh(&io->collider)) return core_impact_with(bodies, d, o, &io->collider, fast, h);
+    const vx_collider *shape = &bodies->info[d].collider;
+    vx_toi_body sd = start_of(bodies, d, h, shape);
+    vx_toi_body so = start_of(bodies, o, h, &io->collider);
+    vx_transform d0 = vx_toi_body_pose(&sd, 0.0f), d1 = vx_toi_body_pose(&sd, h), o0 = vx_toi_body_pose(&so, 0.0f);
+    float grow = h * (vx_vec3_length(sd.w) * sd.sweep_radius + vx_vec3_length(so.v) +
+                      vx_vec3_length(so.w) * so.sweep_radius) + VX_CCD_TOUCH_DISTANCE;
+    vx_aabb box = vx_aabb_merged(vx_shape_aabb(shape, d0.position, d0.rotation),
+                                 vx_shape_aabb(shape, d1.position, d1.rotation));
+    vx_vec3 g = vx_vec3_make(grow, grow, grow);
+    box = vx_aabb_new(vx_vec3_sub(box.min, g), vx_vec3_add(box.max, g));
+    float travel = vx_vec3_length(vx_vec3_sub(d1.position, d0.position));
+    float thickness = 2.0f * vx_collide_shape_reach(shape) + travel + grow + 1e-3f;
+    mesh_core c = {bodies, d, o, fast, h, h};
+    vx_mesh_for_each_prism(&io->collider, &o0, box, d0.position, thickness, core_against_prism, &c);
+    return c.t;
 }
 
 typedef struct {

@@ -37,17 +37,9 @@
  * anti-parallel by this much (cosine), so near ties keep the lower index. */
 #define HULL_INCIDENT_FACE_TOL 1e-3f
 
-/* Candidates for the fourth point that centre the points within this
- * fraction of the patch's span of each other count as equally centred. */
-#define HULL_CENTRED_SPAN_TOL 0.01f
-
 /* Points of a face contact closer than this per m of hull size (at least
  * 1 m) are one point. */
 #define HULL_MERGE_TOL 1e-5f
-
-/* The reduction to 4 points takes values within this fraction (plus the
- * merge distance) of the best as ties, and gives them to the lowest id. */
-#define HULL_REDUCE_REL_TOL 1e-4f
 
 /* Feature ids (docs/simulation.md, "Hull contacts"). Face contact: */
 #define FACE_REF_IS_B_SHIFT 23u
@@ -434,12 +426,7 @@ typedef struct {
 
 static vx_vec3 pool_point(const clip_pool *pool, int i) { return vx_vec3_make(pool->x[i], pool->y[i], pool->z[i]); }
 
-typedef struct {
-    vx_vec3 on_ref; /* projected onto the reference face */
-    vx_vec3 on_inc; /* on the incident hull */
-    float depth;
-    uint32_t id;
-} candidate;
+typedef vx_contact_candidate candidate;
 
 /* The reference face's side plane j: through its edge j, outward, unit. */
 typedef struct {
@@ -447,135 +434,6 @@ typedef struct {
     float d;
     int from, to; /* the edge's vertices (reference hull indices) */
 } side_plane;
-
-/* The candidate whose value (from value_of) is the largest within slack
- * (relative, plus abs_slack), the lowest id among those: near ties (a flat
- * contact's equal depths, a symmetric patch's equal spans) go to the same
- * feature from step to step instead of to rounding. */
-typedef float (*candidate_value)(const candidate *c, const void *ctx);
-
-static int pick(const candidate *cand, int n, const int *skip, int n_skip, candidate_value value_of, const void *ctx,
-                float abs_slack)
-{
-    float best_val = -FLT_MAX;
-    for (int k = 0; k < n; k++) {
-        bool skipped = false;
-        for (int s = 0; s < n_skip; s++) skipped = skipped || skip[s] == k;
-        if (!skipped) best_val = vx_collide_maxf(best_val, value_of(&cand[k], ctx));
-    }
-    float floor = best_val - (HULL_REDUCE_REL_TOL * fabsf(best_val) + abs_slack);
-    int best = -1;
-    for (int k = 0; k < n; k++) {
-        bool skipped = false;
-        for (int s = 0; s < n_skip; s++) skipped = skipped || skip[s] == k;
-        if (skipped || value_of(&cand[k], ctx) < floor) continue;
-        if (best < 0 || cand[k].id < cand[best].id) best = k;
-    }
-    return best;
-}
-
-typedef struct {
-    vx_vec3 normal;
-    vx_vec3 p0, p1, e01;
-    vx_vec3 tri[3], tri_edge[3];
-    float winding;
-} reduce_ctx;
-
-static float value_depth(const candidate *c, const void *ctx)
-{
-    (void)ctx;
-    return c->depth;
-}
-
-static float value_spread(const candidate *c, const void *ctx)
-{
-    const reduce_ctx *r = ctx;
-    return vx_vec3_length_sq(vx_vec3_sub(c->on_ref, r->p0));
-}
-
-static float value_triangle(const candidate *c, const void *ctx)
-{
-    const reduce_ctx *r = ctx;
-    return fabsf(vx_vec3_dot(vx_vec3_cross(r->e01, vx_vec3_sub(c->on_ref, r->p0)), r->normal));
-}
-
-/* How far outside the triangle's edges (signed areas with its winding). */
-static float value_added_area(const candidate *c, const void *ctx)
-{
-    const reduce_ctx *r = ctx;
-    float min_area = 0.0f;
-    for (int e = 0; e < 3; e++) {
-        float s = r->winding * vx_vec3_dot(vx_vec3_cross(r->tri_edge[e], vx_vec3_sub(c->on_ref, r->tri[e])), r->normal);
-        if (e == 0 || s < min_area) min_area = s;
-    }
-    return -min_area;
-}
-
-/* The fourth point: among those adding the most area (value_added_area,
- * near ties as pick's), the one that centres the four points best on the
- * mean of all candidates (within HULL_CENTRED_SPAN_TOL), so a resting
- * hexagon or octagon, which offers several choices of the same area, stands
- * on a patch around its centre, not on one side of it; then the lowest id. */
-static int pick_centred(const candidate *cand, int n, const int *keep, const reduce_ctx *r, float abs_slack,
-                        float length_slack)
-{
-    float best_val = -FLT_MAX;
-    vx_vec3 mean = vx_vec3_zero();
-    for (int k = 0; k < n; k++) mean = vx_vec3_add(mean, cand[k].on_ref);
-    mean = vx_vec3_scale(mean, 1.0f / (float)n);
-    vx_vec3 three = vx_vec3_add(vx_vec3_add(cand[keep[0]].on_ref, cand[keep[1]].on_ref), cand[keep[2]].on_ref);
-    bool tied[CLIP_POLY_MAX];
-    float off[CLIP_POLY_MAX];
-    for (int k = 0; k < n; k++) {
-        tied[k] = k != keep[0] && k != keep[1] && k != keep[2];
-        if (tied[k]) best_val = vx_collide_maxf(best_val, value_added_area(&cand[k], r));
-    }
-    float floor = best_val - (HULL_REDUCE_REL_TOL * fabsf(best_val) + abs_slack);
-    float best_off = FLT_MAX;
-    for (int k = 0; k < n; k++) {
-        tied[k] = tied[k] && !(value_added_area(&cand[k], r) < floor);
-        if (!tied[k]) continue;
-        vx_vec3 centre = vx_vec3_scale(vx_vec3_add(three, cand[k].on_ref), 0.25f);
-        off[k] = vx_vec3_length(vx_vec3_sub(centre, mean));
-        best_off = fminf(best_off, off[k]);
-    }
-    int best = -1;
-    for (int k = 0; k < n; k++) {
-        if (!tied[k] || off[k] > best_off + length_slack) continue;
-        if (best < 0 || cand[k].id < cand[best].id) best = k;
-    }
-    return best;
-}
-
-/* Keeps 4 of n > 4 candidates as collide_box_box.c does: the deepest, the
- * farthest from it, the one making the largest triangle, and the one adding
- * the most area to it (centred among ties); near ties to the lowest id (pick). depth_slack is
- * the linear tolerance of depths (and lengths). */
-static int reduce_candidates(candidate *cand, int n, vx_vec3 normal, float depth_slack)
-{
-    reduce_ctx r;
-    memset(&r, 0, sizeof r);
-    r.normal = normal;
-    int keep[4];
-    keep[0] = pick(cand, n, keep, 0, value_depth, &r, depth_slack);
-    r.p0 = cand[keep[0]].on_ref;
-    keep[1] = pick(cand, n, keep, 1, value_spread, &r, depth_slack * depth_slack);
-    r.p1 = cand[keep[1]].on_ref;
-    r.e01 = vx_vec3_sub(r.p1, r.p0);
-    float span = vx_vec3_length(r.e01);
-    keep[2] = pick(cand, n, keep, 2, value_triangle, &r, depth_slack * span);
-    r.tri[0] = r.p0;
-    r.tri[1] = r.p1;
-    r.tri[2] = cand[keep[2]].on_ref;
-    r.winding = vx_vec3_dot(vx_vec3_cross(r.e01, vx_vec3_sub(r.tri[2], r.p0)), normal) < 0.0f ? -1.0f : 1.0f;
-    for (int e = 0; e < 3; e++) r.tri_edge[e] = vx_vec3_sub(r.tri[e < 2 ? e + 1 : 0], r.tri[e]);
-    keep[3] = pick_centred(cand, n, keep, &r, depth_slack * span, depth_slack + HULL_CENTRED_SPAN_TOL * span);
-
-    candidate kept[4];
-    for (int k = 0; k < 4; k++) kept[k] = cand[keep[k]];
-    for (int k = 0; k < 4; k++) cand[k] = kept[k];
-    return 4;
-}
 
 /* The id of a point where the clipped polygon's edge tagged p_tag crosses
  * side plane j. An incident edge: the edge and which end of its clipped part
@@ -656,10 +514,10 @@ static int clip_to_sides(clip_pool *pool, uint16_t *a, uint16_t *b, int n, const
 
 /* ref's face ref_face against the hull inc: the incident face (inc's face
  * most anti-parallel to the reference normal) clipped to the reference face,
- * the points below it (or within margin above) kept, at most 4. The normal
- * of lm is already set. */
-static int face_contact(const placed_hull *ref, int ref_face, const placed_hull *inc, bool ref_is_b, float margin,
-                        float merge, local_manifold *lm)
+ * the points below it (or within margin above) into cand (*count_out of
+ * them, at most CLIP_POLY_MAX); returns the incident face. */
+static int face_candidates(const placed_hull *ref, int ref_face, const placed_hull *inc, bool ref_is_b, float margin,
+                           float merge, candidate *cand, int *count_out)
 {
     const vx_hull *rh = ref->h, *ih = inc->h;
     vx_vec3 ref_n = ref->f[ref_face].normal;
@@ -727,7 +585,6 @@ static int face_contact(const placed_hull *ref, int ref_face, const placed_hull 
 
     uint32_t base = (VX_FEATURE_KIND_HULL_FACE << VX_FEATURE_KIND_SHIFT) |
                     (ref_is_b ? 1u << FACE_REF_IS_B_SHIFT : 0u) | ((uint32_t)ref_face << FACE_REF_SHIFT);
-    candidate cand[CLIP_POLY_MAX];
     int count = 0;
     for (int k = 0; k < n; k++) {
         int v = src[k];
@@ -748,7 +605,20 @@ static int face_contact(const placed_hull *ref, int ref_face, const placed_hull 
         cand[count].id = id;
         count++;
     }
-    if (count > VX_MANIFOLD_MAX_POINTS) count = reduce_candidates(cand, count, ref_n, merge);
+    *count_out = count;
+    return inc_face;
+}
+
+/* ref's face ref_face against the hull inc: the points of face_candidates,
+ * at most 4 (vx_contact_reduce). The normal of lm is already set. */
+static int face_contact(const placed_hull *ref, int ref_face, const placed_hull *inc, bool ref_is_b, float margin,
+                        float merge, local_manifold *lm)
+{
+    candidate cand[CLIP_POLY_MAX];
+    int count = 0;
+    int inc_face = face_candidates(ref, ref_face, inc, ref_is_b, margin, merge, cand, &count);
+    vx_vec3 ref_n = ref->f[ref_face].normal;
+    if (count > VX_MANIFOLD_MAX_POINTS) count = vx_contact_reduce(cand, count, ref_n, merge);
     for (int k = 0; k < count; k++) {
         const candidate *c = &cand[k];
         local_push(lm, ref_is_b ? c->on_inc : c->on_ref, ref_is_b ? c->on_ref : c->on_inc, c->depth, c->id);
@@ -991,6 +861,34 @@ static bool hint_separates(const placed_hull *a, const placed_hull *b, const vx_
     }
 }
 
+/* A pair in A's frame, the working frame: A as it is, B turned (rel =
+ * Ra^T Rb) and moved (t = Ra^T (pb - pa)). */
+typedef struct {
+    frame fa;
+    vx_mat3 rel;
+    vx_vec3 t;
+    vx_hull_face faces_b[HULL_MAX_FACES];
+    vx_vec3 verts_b[VX_HULL_MAX_POINTS];
+    placed_hull ha, hb;
+} placed_pair;
+
+/* B's vertices placed (its faces are not yet). */
+static void place_pair(const vx_hull *a, const vx_transform *pa, const vx_hull *b, const vx_transform *pb,
+                       placed_pair *pp)
+{
+    pp->fa = frame_of(pa);
+    frame fb = frame_of(pb);
+    vx_mat3 ra_t = vx_mat3_transpose(&pp->fa.r);
+    pp->rel = vx_mat3_mul(&ra_t, &fb.r);
+    pp->t = frame_to_local(&pp->fa, fb.p);
+    for (int k = 0; k < b->vertex_count; k++)
+        pp->verts_b[k] = vx_vec3_add(vx_mat3_mul_vec3(&pp->rel, b->vertices[k]), pp->t);
+    placed_hull ha = {a, a->vertices, a->faces, a->centroid};
+    placed_hull hb = {b, pp->verts_b, pp->faces_b, vx_vec3_add(vx_mat3_mul_vec3(&pp->rel, b->centroid), pp->t)};
+    pp->ha = ha;
+    pp->hb = hb;
+}
+
 static bool collide_hull_hull(const vx_hull *a, const vx_transform *pa, const vx_hull *b, const vx_transform *pb,
                               float margin, vx_hull_axis *axis, vx_manifold *out)
 {
@@ -998,26 +896,35 @@ static bool collide_hull_hull(const vx_hull *a, const vx_transform *pa, const vx
     margin = vx_collide_sanitize_margin(margin);
     VX_ASSERT(a->face_count <= HULL_MAX_FACES && b->face_count <= HULL_MAX_FACES);
 
-    frame fa = frame_of(pa), fb = frame_of(pb);
-    /* B in A's frame: rotation Ra^T Rb, translation Ra^T (pb - pa). */
-    vx_mat3 ra_t = vx_mat3_transpose(&fa.r);
-    vx_mat3 rel = vx_mat3_mul(&ra_t, &fb.r);
-    vx_vec3 t = frame_to_local(&fa, fb.p);
-
-    /* A's frame is the working frame: A as it is, B turned and moved. */
-    vx_hull_face faces_b[HULL_MAX_FACES];
-    vx_vec3 verts_b[VX_HULL_MAX_POINTS];
-    for (int k = 0; k < b->vertex_count; k++) verts_b[k] = vx_vec3_add(vx_mat3_mul_vec3(&rel, b->vertices[k]), t);
-    placed_hull ha = {a, a->vertices, a->faces, a->centroid};
-    placed_hull hb = {b, verts_b, faces_b, vx_vec3_add(vx_mat3_mul_vec3(&rel, b->centroid), t)};
+    placed_pair pp;
+    place_pair(a, pa, b, pb, &pp);
 
     face_query known_a = {0.0f, -1}, known_b = {0.0f, -1};
-    if (axis && hint_separates(&ha, &hb, &rel, t, faces_b, margin, *axis, &known_a, &known_b)) return false;
-    for (int k = 0; k < b->face_count; k++) place_face(b, &rel, t, k, faces_b);
+    if (axis && hint_separates(&pp.ha, &pp.hb, &pp.rel, pp.t, pp.faces_b, margin, *axis, &known_a, &known_b))
+        return false;
+    for (int k = 0; k < b->face_count; k++) place_face(b, &pp.rel, pp.t, k, pp.faces_b);
 
     local_manifold lm;
-    collide_placed(&ha, &hb, margin, &known_a, &known_b, axis, &lm);
-    return emit(&fa, &lm, out);
+    collide_placed(&pp.ha, &pp.hb, margin, &known_a, &known_b, axis, &lm);
+    return emit(&pp.fa, &lm, out);
+}
+
+bool vx_hull_contact_b_feature(uint32_t feature, uint32_t *b)
+{
+    uint32_t kind = (feature >> VX_FEATURE_KIND_SHIFT) & 0xfu;
+    if (kind == VX_FEATURE_KIND_HULL_SPHERE) {
+        *b = 0u;
+        return true;
+    }
+    if (kind != VX_FEATURE_KIND_HULL_FACE) return false;
+    uint32_t type = (feature >> FACE_TYPE_SHIFT) & 3u;
+    bool ref_is_b = (feature >> FACE_REF_IS_B_SHIFT) & 1u;
+    /* B's vertex: B incident (its vertex), or B the reference (its corner) */
+    if ((!ref_is_b && type == POINT_INCIDENT_VERTEX) || (ref_is_b && type == POINT_REFERENCE_CORNER)) {
+        *b = feature & ((1u << FACE_TYPE_SHIFT) - 1u);
+        return true;
+    }
+    return false;
 }
 
 bool vx_collide_hull_hull(const vx_hull *a, const vx_transform *pa, const vx_hull *b, const vx_transform *pb,
@@ -1068,12 +975,7 @@ static void box_hull_init(box_hull *bh, vx_vec3 half_extents)
     }
     memcpy(bh->edges, box_edges, sizeof box_edges);
     vx_hull *h = &bh->hull;
-    h->vertex_count = 8;
-    h->edge_count = 24;
-    h->face_count = 6;
-    h->vertices = bh->vertices;
-    h->edges = bh->edges;
-    h->faces = bh->faces;
+    vx_hull_view(h, bh->vertices, 8, bh->edges, 24, bh->faces, 6);
     h->centroid = vx_vec3_zero();
     h->volume = 8.0f * e[0] * e[1] * e[2];
     h->bounds = vx_aabb_new(bh->vertices[0], bh->vertices[7]);
@@ -1094,6 +996,38 @@ bool vx_collide_hull_box_cached(const vx_hull *hull, const vx_transform *pose, c
     box_hull bh;
     box_hull_init(&bh, half_extents);
     return vx_collide_hull_hull_cached(hull, pose, &bh.hull, box, margin, axis, out);
+}
+
+static int hull_face_patch(const vx_hull *a, const vx_transform *pa, int face, const vx_hull *b,
+                           const vx_transform *pb, float margin, vx_contact_candidate *out, int max)
+{
+    VX_ASSERT(face >= 0 && face < a->face_count && b->face_count <= HULL_MAX_FACES);
+    placed_pair pp;
+    place_pair(a, pa, b, pb, &pp);
+    for (int k = 0; k < b->face_count; k++) place_face(b, &pp.rel, pp.t, k, pp.faces_b);
+    float merge = HULL_MERGE_TOL * vx_collide_maxf(1.0f, vx_collide_maxf(hull_size(a), hull_size(b)));
+    candidate cand[CLIP_POLY_MAX];
+    int count = 0;
+    face_candidates(&pp.ha, face, &pp.hb, false, vx_collide_sanitize_margin(margin), merge, cand, &count);
+    if (count > max) count = vx_contact_reduce(cand, count, a->faces[face].normal, merge);
+    for (int k = 0; k < count; k++) {
+        out[k].on_ref = frame_to_world(&pp.fa, cand[k].on_ref);
+        out[k].on_inc = frame_to_world(&pp.fa, cand[k].on_inc);
+        out[k].depth = cand[k].depth;
+        out[k].id = cand[k].id;
+    }
+    return count;
+}
+
+int vx_collide_hull_face(const vx_hull *a, const vx_transform *pa, int face, const vx_collider *b,
+                         const vx_transform *pb, float margin, vx_contact_candidate *out, int max)
+{
+    VX_ASSERT(max >= VX_MANIFOLD_MAX_POINTS);
+    if (b->type == VX_SHAPE_HULL) return hull_face_patch(a, pa, face, b->hull, pb, margin, out, max);
+    VX_ASSERT(b->type == VX_SHAPE_BOX);
+    box_hull bh;
+    box_hull_init(&bh, b->half_extents);
+    return hull_face_patch(a, pa, face, &bh.hull, pb, margin, out, max);
 }
 
 /* ---------------- closest points of a hull ---------------- */

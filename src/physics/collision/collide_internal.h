@@ -17,6 +17,7 @@
 #include "physics/body/hull.h"
 #include "voltex/collide.h"
 #include "voltex/math.h"
+#include "voltex/physics.h"
 
 /* Normal used when two centres (or a centre and a segment) coincide and no
  * direction between them exists: +Y, as the reference pipeline does. */
@@ -28,7 +29,8 @@
 #define VX_FEATURE_KIND_BOX_FACE 1u /* box-box face contact (collide_box_box.c) */
 #define VX_FEATURE_KIND_BOX_EDGE 2u /* box-box edge-edge contact (collide_box_box.c) */
 /* collide_hull.c: a hull against a hull or box (face contact, edge-edge
- * contact), a sphere, a capsule. 3..7 are free, 8..10 are the capsule's. */
+ * contact), a sphere, a capsule. 4..7 are free, 8..10 are the capsule's. */
+#define VX_FEATURE_KIND_MESH 3u /* a body on a mesh (collide_mesh.c) */
 #define VX_FEATURE_KIND_HULL_FACE 11u
 #define VX_FEATURE_KIND_HULL_EDGE 12u
 #define VX_FEATURE_KIND_HULL_SPHERE 13u
@@ -189,6 +191,38 @@ bool vx_collide_hull_hull_cached(const vx_hull *a, const vx_transform *pa, const
                                  const vx_transform *pb, float margin, vx_hull_axis *axis, vx_manifold *out);
 bool vx_collide_hull_box_cached(const vx_hull *hull, const vx_transform *pose, const vx_transform *box,
                                 vx_vec3 half_extents, float margin, vx_hull_axis *axis, vx_manifold *out);
+
+/* A point of a contact patch before the reduction: on the reference face,
+ * on the other shape, its depth and feature id. */
+typedef struct {
+    vx_vec3 on_ref;
+    vx_vec3 on_inc;
+    float depth;
+    uint32_t id;
+} vx_contact_candidate;
+
+/* Candidates the reduction takes at most. */
+#define VX_CONTACT_REDUCE_MAX (2 * VX_HULL_MAX_POINTS)
+
+/* Keeps 4 of the n (5 .. VX_CONTACT_REDUCE_MAX) candidates, moved to the
+ * front (collide_reduce.c): the deepest, the farthest from it, the one
+ * making the largest triangle, the one adding the most area; near ties
+ * (within depth_slack, m) go to the lowest id. Returns 4. */
+int vx_contact_reduce(vx_contact_candidate *cand, int n, vx_vec3 normal, float depth_slack);
+
+/* The face contact of hull a's face `face` (the reference, its normal from
+ * a to b) against shape b (a box or a hull), as the hull test makes it when
+ * that face is its axis: b's face most against it clipped to it, the points
+ * within margin (world frame; on_ref on a's face, on_inc on b), before the
+ * reduction to 4 unless there are more than max (>= 4). Returns their
+ * number (0: none). */
+int vx_collide_hull_face(const vx_hull *a, const vx_transform *pa, int face, const vx_collider *b,
+                         const vx_transform *pb, float margin, vx_contact_candidate *out, int max);
+
+/* Whether the point of a hull contact (collide_hull.c's feature id, kinds
+ * 11 and 13, the hull as A) is a feature of B alone, a vertex of B's or the
+ * sphere's point, and which (*b: an index in bits 0..22). */
+bool vx_hull_contact_b_feature(uint32_t feature, uint32_t *b);
 
 /* Closest points of two segments, each given as centre, unit direction and
  * half length (>= 0): returns the parameters *s on the first and *t on the

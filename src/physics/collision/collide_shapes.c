@@ -4,6 +4,7 @@
 #include "common/assert.h"
 #include "physics/body/hull.h"
 #include "physics/collision/collide_internal.h"
+#include "physics/collision/collide_mesh.h"
 
 static bool sphere_sphere(const vx_collider *a, const vx_transform *ta, const vx_collider *b, const vx_transform *tb,
                           float margin, vx_manifold *out)
@@ -91,9 +92,34 @@ static const pair_entry pairs[SHAPE_TYPES][SHAPE_TYPES] = {
                        [VX_SHAPE_HULL] = {hull_hull, false}},
 };
 
+/* A mesh against a convex shape: the manifold of the deepest point (meshes
+ * meet no meshes). */
+static bool collide_mesh_deepest(const vx_collider *a, const vx_transform *ta, const vx_collider *b,
+                                 const vx_transform *tb, float margin, vx_manifold *out)
+{
+    vx_manifold_reset(out);
+    bool flip = vx_collider_is_mesh(b);
+    if (flip && vx_collider_is_mesh(a)) return false;
+    vx_mesh_manifold m[VX_MESH_MAX_MANIFOLDS];
+    int n = flip ? vx_collide_mesh(b, tb, a, ta, margin, m) : vx_collide_mesh(a, ta, b, tb, margin, m);
+    int best = -1;
+    float deepest = 0.0f;
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < m[i].manifold.count; k++)
+            if (best < 0 || m[i].manifold.points[k].depth > deepest) {
+                best = i;
+                deepest = m[i].manifold.points[k].depth;
+            }
+    if (best < 0) return false;
+    *out = m[best].manifold;
+    if (flip) vx_manifold_flip(out);
+    return true;
+}
+
 bool vx_collide_shapes(const vx_collider *a, const vx_transform *ta, const vx_collider *b, const vx_transform *tb,
                        float margin, vx_manifold *out)
 {
+    if (vx_collider_is_mesh(a) || vx_collider_is_mesh(b)) return collide_mesh_deepest(a, ta, b, tb, margin, out);
     VX_ASSERT((unsigned)a->type < SHAPE_TYPES && (unsigned)b->type < SHAPE_TYPES);
     const pair_entry *e = &pairs[a->type][b->type];
     bool hit = e->swapped ? e->fn(b, tb, a, ta, margin, out) : e->fn(a, ta, b, tb, margin, out);

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "common/assert.h"
+#include "common/segment_box.h"
 
 #define NIL VX_DYNAMIC_TREE_NULL
 #define VX_DYNAMIC_TREE_FIRST_CAPACITY 16u
@@ -428,31 +429,11 @@ vx_status vx_dynamic_tree_query(vx_dynamic_tree *tree, vx_aabb box, vx_dynamic_t
     return VX_OK;
 }
 
-/* Whether the segment origin + t d, t in [0, max_t], meets box: the slab
- * test in double, each slab widened by a relative 1e-6 so that a segment
- * grazing a face is never lost to rounding (the exact shape test decides). */
+/* Whether the segment origin + t d, t in [0, max_t], meets box (conservative). */
 static bool segment_meets_box(vx_aabb box, const double origin[3], const double d[3], double max_t)
 {
-    const double lo[3] = {box.min.x, box.min.y, box.min.z}, hi[3] = {box.max.x, box.max.y, box.max.z};
-    double t0 = 0.0, t1 = max_t;
-    for (int k = 0; k < 3; k++) {
-        double pad = 1e-6 * (1.0 + fabs(lo[k]) + fabs(hi[k]));
-        double a = lo[k] - pad, b = hi[k] + pad;
-        if (d[k] == 0.0) {
-            if (origin[k] < a || origin[k] > b) return false;
-            continue;
-        }
-        double ta = (a - origin[k]) / d[k], tb = (b - origin[k]) / d[k];
-        if (ta > tb) {
-            double swap = ta;
-            ta = tb;
-            tb = swap;
-        }
-        if (ta > t0) t0 = ta;
-        if (tb < t1) t1 = tb;
-        if (t0 > t1) return false;
-    }
-    return true;
+    double t_enter;
+    return vx_segment_box_entry(box, origin, d, max_t, &t_enter);
 }
 
 vx_status vx_dynamic_tree_ray_query(vx_dynamic_tree *tree, vx_vec3 origin, vx_vec3 direction, float max_t, float grow,

@@ -23,6 +23,7 @@
 #include "physics/body/shape.h"
 #include "physics/collision/ccd.h"
 #include "physics/collision/collide_internal.h"
+#include "physics/collision/collide_mesh.h"
 #include "physics/collision/collide_shapes.h"
 
 void vx_narrow_phase_init(vx_narrow_phase *d) { memset(d, 0, sizeof *d); }
@@ -39,6 +40,10 @@ void vx_narrow_phase_free(vx_narrow_phase *d)
     free(d->axes.items);
     free(d->axes_spare.items);
     free(d->axis_next);
+    free(d->mesh_slot);
+    free(d->mesh_items);
+    free(d->mesh_counts);
+    free(d->spare_items);
     vx_narrow_phase_init(d);
 }
 
@@ -115,10 +120,52 @@ static bool narrow_pair(const vx_body_set *bodies, uint32_t a, uint32_t b, float
     return true;
 }
 
+/* Whether the pair is a body and a mesh. */
+static bool mesh_pair(const vx_body_set *bodies, uint32_t a, uint32_t b)
+{
+    return vx_collider_is_mesh(&bodies->info[a].collider) || vx_collider_is_mesh(&bodies->info[b].collider);
+}
+
+/* The manifolds of a body and a mesh (collide_mesh.h) into out, in part
+ * order, each confirmed as narrow_pair confirms one; their number. A mesh
+ * meets no mesh, and a mesh on a dynamic body (never made by the world)
+ * meets nothing. */
+static int narrow_mesh_pair(const vx_body_set *bodies, uint32_t a, uint32_t b, float speculative_distance, float h,
+                            vx_pair_manifold *out)
+{
+    const vx_body_info *ia = &bodies->info[a], *ib = &bodies->info[b];
+    bool mesh_is_b = vx_collider_is_mesh(&ib->collider);
+    const vx_body_info *im = mesh_is_b ? ib : ia, *ic = mesh_is_b ? ia : ib;
+    if (vx_collider_is_mesh(&ic->collider) || im->motion == VX_MOTION_DYNAMIC) return 0;
+    float margin = vx_ccd_pair_margin(bodies, a, b, speculative_distance, h);
+    uint32_t m = mesh_is_b ? b : a, c = mesh_is_b ? a : b;
+    vx_transform tm = pose_transform(&bodies->pose[m]), tc = pose_transform(&bodies->pose[c]);
+    vx_mesh_manifold found[VX_MESH_MAX_MANIFOLDS];
+    int n = vx_collide_mesh(&im->collider, &tm, &ic->collider, &tc, margin, found);
+    int kept = 0;
+    for (int i = 0; i < n; i++) {
+        vx_pair_manifold *o = &out[kept];
+        memset(o, 0, sizeof *o);
+        o->manifold = found[i].manifold;
+        if (mesh_is_b) vx_manifold_flip(&o->manifold); /* normal from a to b */
+        if (!vx_ccd_confirm(bodies, a, b, speculative_distance, h, margin, &o->manifold)) continue;
+        o->a = a;
+        o->b = b;
+        o->part = found[i].part;
+        o->sensor = ia->collider.sensor || ib->collider.sensor;
+        kept++;
+    }
+    return kept;
+}
+
 bool vx_narrow_phase_pair(const vx_body_set *bodies, uint32_t a, uint32_t b, float speculative_distance,
                              float h, vx_pair_manifold *out)
 {
-    return narrow_pair(bodies, a, b, speculative_distance, h, NULL, out);
+    if (!mesh_pair(bodies, a, b)) return narrow_pair(bodies, a, b, speculative_distance, h, NULL, out);
+    vx_pair_manifold found[VX_MESH_MAX_MANIFOLDS];
+    if (narrow_mesh_pair(bodies, a, b, speculative_distance, h, found) == 0) return false;
+    *out = found[0];
+    return true;
 }
 
 /* The first kept axis not before the pair of entity indices (a, b). */
@@ -172,6 +219,14 @@ static void detect_one(detect_job *job, size_t p, size_t *cursor, size_t *axis_c
         d->hit[p] = false;
         return;
     }
+    uint32_t slot = d->mesh_slot[p];
+    if (slot != UINT32_MAX) {
+        int n = narrow_mesh_pair(bodies, a, b, job->speculative_distance, job->h,
+                                 &d->mesh_items[(size_t)slot * VX_MESH_MAX_MANIFOLDS]);
+        d->mesh_counts[slot] = (uint8_t)n;
+        d->hit[p] = n > 0;
+        return;
+    }
     vx_pair_manifold *out = &d->items[p];
     if (job->reuse) {
         const vx_manifold_memo *memo = vx_manifold_memo_find(d->memos.items, d->memos.count, cursor,
@@ -180,6 +235,7 @@ static void detect_one(detect_job *job, size_t p, size_t *cursor, size_t *axis_c
         if (memo && vx_manifold_memo_reuse(memo, bodies, a, b, &out->manifold)) {
             out->a = a;
             out->b = b;
+            out->part = 0;
             out->sensor = bodies->info[a].collider.sensor || bodies->info[b].collider.sensor;
             d->memo_source[p] = (size_t)(memo - d->memos.items); /* kept as it was made: the drift never adds up */
             d->memo_state[p] = MEMO_REUSED;
@@ -231,11 +287,22 @@ vx_status vx_narrow_phase_detect(vx_narrow_phase *d, const vx_body_set *bodies, 
         VX_RESERVE(st, d->memo_source, d->memo_source_capacity, pairs->count, 16u);
         VX_ARRAY_RESERVE(st, d->spare, pairs->count, 16u);
     }
+    VX_RESERVE(st, d->mesh_slot, d->mesh_slot_capacity, pairs->count, 16u);
+    if (st != VX_OK) return st;
+    uint32_t meshes = 0;
+    for (size_t p = 0; p < pairs->count; p++)
+        d->mesh_slot[p] = mesh_pair(bodies, pairs->items[p].a, pairs->items[p].b) ? meshes++ : UINT32_MAX;
+    VX_RESERVE(st, d->mesh_items, d->mesh_item_capacity, (size_t)meshes * VX_MESH_MAX_MANIFOLDS, 16u);
+    VX_RESERVE(st, d->mesh_counts, d->mesh_count_capacity, meshes, 16u);
+    if (meshes > 0) VX_RESERVE(st, d->spare_items, d->spare_capacity, pairs->count + (size_t)meshes * VX_MESH_MAX_MANIFOLDS, 16u);
     if (st != VX_OK) return st;
     if (!reuse) d->memos.count = 0;
     detect_job job = {d, bodies, pairs, speculative_distance, h, reuse};
     vx_parallel_for(pool, pairs->count, detect_range, &job);
-    /* the manifolds found, in pair order, and the memos kept for the next step */
+    /* the manifolds found, in pair order (a mesh pair's in part order), and
+     * the memos kept for the next step; with mesh pairs the list grows past
+     * the pairs, so it is gathered in the spare list */
+    vx_pair_manifold *dst = meshes > 0 ? d->spare_items : d->items;
     size_t kept = 0, axes_kept = 0;
     for (size_t p = 0; p < pairs->count; p++) {
         if (d->axis_next[p].kind != VX_HULL_AXIS_NONE) {
@@ -245,15 +312,29 @@ vx_status vx_narrow_phase_detect(vx_narrow_phase *d, const vx_body_set *bodies, 
             m->axis = d->axis_next[p];
         }
         if (!d->hit[p]) continue;
+        uint32_t slot = d->mesh_slot[p];
+        if (slot != UINT32_MAX) {
+            for (int i = 0; i < d->mesh_counts[slot]; i++)
+                dst[d->count++] = d->mesh_items[(size_t)slot * VX_MESH_MAX_MANIFOLDS + (size_t)i];
+            continue;
+        }
         if (d->memo_state[p] == MEMO_NEW) d->spare.items[kept++] = d->memo_next[p];
         if (d->memo_state[p] == MEMO_REUSED) {
             d->spare.items[kept++] = d->memos.items[d->memo_source[p]];
             d->reused++;
         }
-        if (d->count != p) d->items[d->count] = d->items[p];
-        VX_ASSERT(d->items[d->count].manifold.count >= 1);
-        VX_ASSERT(d->items[d->count].manifold.count <= VX_MANIFOLD_MAX_POINTS);
+        if (dst != d->items || d->count != p) dst[d->count] = d->items[p];
+        VX_ASSERT(dst[d->count].manifold.count >= 1);
+        VX_ASSERT(dst[d->count].manifold.count <= VX_MANIFOLD_MAX_POINTS);
         d->count++;
+    }
+    if (dst != d->items) {
+        vx_pair_manifold *items = d->items;
+        size_t capacity = d->capacity;
+        d->items = d->spare_items;
+        d->capacity = d->spare_capacity;
+        d->spare_items = items;
+        d->spare_capacity = capacity;
     }
     if (reuse) {
         vx_manifold_memo_list old = d->memos;

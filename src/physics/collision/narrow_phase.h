@@ -18,12 +18,15 @@
 #include "voltex/collide.h"
 #include "voltex/physics.h"
 
-/* One touching (or speculative) pair: a is the body with the lower entity
- * index, the manifold's normal points from a to b and its points are sorted
- * by feature id. */
+/* One touching (or speculative) manifold of a pair: a is the body with the
+ * lower entity index, the manifold's normal points from a to b and its
+ * points are sorted by feature id. A pair of convex shapes has one, part 0;
+ * a body on a mesh or heightfield one per contact normal, in increasing
+ * part order (collide_mesh.h). */
 typedef struct {
     uint32_t a;  /* body slots in vx_body_set */
     uint32_t b;
+    uint32_t part;
     bool sensor; /* either collider is a sensor: reported, never pushed */
     vx_manifold manifold;
 } vx_pair_manifold;
@@ -68,6 +71,19 @@ typedef struct {
     vx_hull_axis_memo_list axes, axes_spare;
     vx_hull_axis *axis_next;
     size_t axis_next_capacity;
+    /* pairs of a body and a mesh (collide_mesh.h) have up to
+     * VX_MESH_MAX_MANIFOLDS manifolds: scratch, per broad-phase pair, its
+     * place among the mesh pairs (UINT32_MAX: none), and per mesh pair its
+     * manifolds and their number; the result is gathered in spare_items,
+     * which then trades places with items */
+    uint32_t *mesh_slot;
+    size_t mesh_slot_capacity;
+    vx_pair_manifold *mesh_items;
+    size_t mesh_item_capacity;
+    uint8_t *mesh_counts;
+    size_t mesh_count_capacity;
+    vx_pair_manifold *spare_items;
+    size_t spare_capacity;
 } vx_narrow_phase;
 
 void vx_narrow_phase_init(vx_narrow_phase *d);
@@ -82,7 +98,7 @@ vx_aabb vx_narrow_phase_bounds(const vx_body_set *bodies, size_t i, float specul
  * and *out filled (a, b, sensor, manifold sorted by feature) when their
  * shapes are closer than speculative_distance plus what their relative
  * motion can close in h (so bodies up to that fast are stopped at the
- * surface). */
+ * surface); a body on a mesh: its first manifold. */
 bool vx_narrow_phase_pair(const vx_body_set *bodies, uint32_t a, uint32_t b, float speculative_distance,
                              float h, vx_pair_manifold *out);
 

@@ -13,8 +13,11 @@
 #include "physics/collision/time_of_impact.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "physics/body/hull.h"
+#include "physics/body/shape.h"
+#include "physics/collision/collide_mesh.h"
 #include "physics/collision/collide_shapes.h"
 #include "voltex/collide.h"
 
@@ -61,8 +64,64 @@ float vx_toi_gap_along(const vx_collider *a, const vx_transform *ta, const vx_co
     return (0.0f - support(b, tb, vx_vec3_neg(n))) - support(a, ta, n);
 }
 
+/* A sweep against a mesh: the earliest impact with any of its triangles
+ * near the convex body's path, each a prism (collide_mesh.h) thick enough
+ * that the body cannot pass through it within t_max. */
+typedef struct {
+    vx_toi_body mesh, other; /* the mesh's motion with a triangle as its shape */
+    bool mesh_is_a;
+    float t_max, tolerance, t;
+    bool hit;
+} mesh_sweep;
+
+static bool sweep_prism(void *context, const vx_collider *prism)
+{
+    mesh_sweep *s = context;
+    s->mesh.shape = prism;
+    float t = 0.0f;
+    bool hit = s->mesh_is_a ? vx_time_of_impact(&s->mesh, &s->other, s->t_max, s->tolerance, &t)
+                            : vx_time_of_impact(&s->other, &s->mesh, s->t_max, s->tolerance, &t);
+    if (hit && (!s->hit || t < s->t)) {
+        s->hit = true;
+        s->t = t;
+    }
+    return true;
+}
+
+static bool mesh_time_of_impact(const vx_toi_body *a, const vx_toi_body *b, float t_max, float tolerance,
+                                float *t_hit)
+{
+    bool mesh_is_a = vx_collider_is_mesh(a->shape);
+    const vx_toi_body *m = mesh_is_a ? a : b, *c = mesh_is_a ? b : a;
+    if (vx_collider_is_mesh(c->shape)) return false; /* meshes meet no meshes */
+    vx_transform c0 = vx_toi_body_pose(c, 0.0f), c1 = vx_toi_body_pose(c, t_max), m0 = vx_toi_body_pose(m, 0.0f);
+    /* the body's path, grown by what its turn, the mesh's motion and the
+     * tolerance can add */
+    float reach = vx_collide_shape_reach(c->shape);
+    float grow = t_max * (vx_vec3_length(c->w) * c->sweep_radius + vx_vec3_length(m->v) +
+                          vx_vec3_length(m->w) * m->sweep_radius) + tolerance + c->inset + m->inset;
+    vx_aabb box = vx_aabb_merged(vx_shape_aabb(c->shape, c0.position, c0.rotation),
+                                 vx_shape_aabb(c->shape, c1.position, c1.rotation));
+    vx_vec3 g = vx_vec3_make(grow, grow, grow);
+    box = vx_aabb_new(vx_vec3_sub(box.min, g), vx_vec3_add(box.max, g));
+    mesh_sweep s;
+    memset(&s, 0, sizeof s);
+    s.mesh = *m;
+    s.other = *c;
+    s.mesh_is_a = mesh_is_a;
+    s.t_max = t_max;
+    s.tolerance = tolerance;
+    float travel = vx_vec3_length(vx_vec3_sub(c1.position, c0.position));
+    float thickness = 2.0f * reach + travel + grow + 1e-3f;
+    vx_mesh_for_each_prism(m->shape, &m0, box, c0.position, thickness, sweep_prism, &s);
+    if (s.hit) *t_hit = s.t;
+    return s.hit;
+}
+
 bool vx_time_of_impact(const vx_toi_body *a, const vx_toi_body *b, float t_max, float tolerance, float *t_hit)
 {
+    if (vx_collider_is_mesh(a->shape) || vx_collider_is_mesh(b->shape))
+        return mesh_time_of_impact(a, b, t_max, tolerance, t_hit);
     vx_vec3 dv = vx_vec3_sub(a->v, b->v);
     float turning = vx_vec3_length(a->w) * a->sweep_radius + vx_vec3_length(b->w) * b->sweep_radius;
     /* how fast the distance can close at all, in any direction */

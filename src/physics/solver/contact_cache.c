@@ -31,12 +31,19 @@ static int compare_pair(const vx_contact_cache_entry *e, uint32_t a_index, uint3
     return c;
 }
 
-size_t vx_contact_cache_lower_bound(const vx_contact_cache *c, vx_entity a, vx_entity b)
+static int compare_manifold(const vx_contact_cache_entry *e, uint32_t a_index, uint32_t b_index, uint32_t part)
+{
+    int c = compare_pair(e, a_index, b_index);
+    if (c == 0) c = compare_u32(e->part, part);
+    return c;
+}
+
+size_t vx_contact_cache_lower_bound(const vx_contact_cache *c, vx_entity a, vx_entity b, uint32_t part)
 {
     size_t lo = 0, hi = c->count;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2u;
-        if (compare_pair(&c->items[mid], a.index, b.index) < 0)
+        if (compare_manifold(&c->items[mid], a.index, b.index, part) < 0)
             lo = mid + 1u;
         else
             hi = mid;
@@ -44,13 +51,13 @@ size_t vx_contact_cache_lower_bound(const vx_contact_cache *c, vx_entity a, vx_e
     return lo;
 }
 
-size_t vx_contact_cache_find_pair(const vx_contact_cache *c, size_t *cursor, vx_entity a, vx_entity b,
-                                  size_t *first)
+size_t vx_contact_cache_find(const vx_contact_cache *c, size_t *cursor, vx_entity a, vx_entity b, uint32_t part,
+                             size_t *first)
 {
     size_t i = *cursor;
-    while (i < c->count && compare_pair(&c->items[i], a.index, b.index) < 0) i++;
+    while (i < c->count && compare_manifold(&c->items[i], a.index, b.index, part) < 0) i++;
     size_t end = i;
-    while (end < c->count && compare_pair(&c->items[end], a.index, b.index) == 0) end++;
+    while (end < c->count && compare_manifold(&c->items[end], a.index, b.index, part) == 0) end++;
     *cursor = end;
     *first = i;
     if (end == i) return 0;
@@ -61,16 +68,16 @@ size_t vx_contact_cache_find_pair(const vx_contact_cache *c, size_t *cursor, vx_
 
 #ifndef NDEBUG
 /* The entries in key order (the matching and the merges depend on it). */
-static bool sorted_by_pair(const vx_contact_cache_entry *items, size_t count)
+static bool sorted_by_manifold(const vx_contact_cache_entry *items, size_t count)
 {
     for (size_t i = 1; i < count; i++)
-        if (compare_pair(&items[i - 1], items[i].a_index, items[i].b_index) > 0) return false;
+        if (compare_manifold(&items[i - 1], items[i].a_index, items[i].b_index, items[i].part) > 0) return false;
     return true;
 }
 #endif
 void vx_contact_cache_commit(vx_contact_cache *c)
 {
-    VX_ASSERT(c->next_count <= c->next_capacity && sorted_by_pair(c->next, c->next_count));
+    VX_ASSERT(c->next_count <= c->next_capacity && sorted_by_manifold(c->next, c->next_count));
     vx_contact_cache_entry *items = c->items;
     size_t capacity = c->capacity;
     c->items = c->next;

@@ -1,10 +1,10 @@
 /* Last step's contact impulses, for warm starting (private to the physics
- * module). An entry is keyed by (entity a index, entity b index, feature id)
- * and the entities' generations; the entries are stored sorted by that key,
- * so the next step, whose pairs come out of detection in the same order,
- * finds each pair's entries by one merge walk: deterministic, no hashing.
- * Within a pair a point takes the entry of its own feature id, else the
- * nearest unclaimed one (see contact_solver.c). */
+ * module). An entry is keyed by (entity a index, entity b index, part,
+ * feature id) and the entities' generations; the entries are stored sorted
+ * by that key, so the next step, whose manifolds come out of detection in
+ * the same order, finds each manifold's entries by one merge walk:
+ * deterministic, no hashing. Within a manifold a point takes the entry of
+ * its own feature id, else the nearest unclaimed one (see contact_solver.c). */
 #ifndef VOLTEX_PHYSICS_CONTACT_CACHE_H
 #define VOLTEX_PHYSICS_CONTACT_CACHE_H
 
@@ -19,6 +19,7 @@
 typedef struct {
     uint32_t a_index;
     uint32_t b_index;
+    uint32_t part; /* the manifold of the pair (vx_contact.part) */
     uint32_t feature;
     uint32_t a_generation;
     uint32_t b_generation;
@@ -44,14 +45,15 @@ void vx_contact_cache_init(vx_contact_cache *c);
 void vx_contact_cache_free(vx_contact_cache *c);
 void vx_contact_cache_clear(vx_contact_cache *c);
 
-/* The entries of pair (a, b) (generations included): *first and the count
- * returned, 0 if none. cursor is for the merge walk: start at 0 and look
- * pairs up in increasing (a.index, b.index) order. */
-/* The first entry not before pair (a, b) (by index): a cursor for a merge
- * walk that starts at that pair. */
-size_t vx_contact_cache_lower_bound(const vx_contact_cache *c, vx_entity a, vx_entity b);
-size_t vx_contact_cache_find_pair(const vx_contact_cache *c, size_t *cursor, vx_entity a, vx_entity b,
-                                  size_t *first);
+/* The first entry not before manifold (a, b, part) (by index): a cursor
+ * for a merge walk that starts at that manifold. */
+size_t vx_contact_cache_lower_bound(const vx_contact_cache *c, vx_entity a, vx_entity b, uint32_t part);
+/* The entries of manifold part of pair (a, b) (generations included):
+ * *first and the count returned, 0 if none. cursor is for the merge walk:
+ * start at vx_contact_cache_lower_bound and look manifolds up in increasing
+ * (a.index, b.index, part) order. */
+size_t vx_contact_cache_find(const vx_contact_cache *c, size_t *cursor, vx_entity a, vx_entity b, uint32_t part,
+                             size_t *first);
 
 /* Writing the next step's entries, from several threads: begin_fill makes
  * room for at most `most` entries and gives where they go (*entries); the

@@ -298,7 +298,7 @@ static void prepare_range(void *arg, size_t begin, size_t end)
     const vx_contact_cache *cache = job->cache;
     const vx_narrow_phase *d = job->d;
     size_t cursor = vx_contact_cache_lower_bound(cache, bodies->info[d->items[begin].a].entity,
-                                                 bodies->info[d->items[begin].b].entity);
+                                                 bodies->info[d->items[begin].b].entity, d->items[begin].part);
     for (size_t i = begin; i < end; i++) {
         const vx_pair_manifold *pm = &d->items[i];
         const vx_body_info *ia = &bodies->info[pm->a];
@@ -309,6 +309,7 @@ static void prepare_range(void *arg, size_t begin, size_t end)
         c->a = pm->a;
         c->b = pm->b;
         c->first = first;
+        c->part = pm->part;
         c->count = pm->manifold.count;
         c->sensor = pm->sensor;
         c->solve = !pm->sensor && (ia->motion == VX_MOTION_DYNAMIC || ib->motion == VX_MOTION_DYNAMIC);
@@ -322,7 +323,7 @@ static void prepare_range(void *arg, size_t begin, size_t end)
         const vx_contact_cache_entry *cached[VX_MANIFOLD_MAX_POINTS] = {NULL, NULL, NULL, NULL};
         if (c->solve) {
             size_t at = 0;
-            size_t n_old = vx_contact_cache_find_pair(cache, &cursor, ia->entity, ib->entity, &at);
+            size_t n_old = vx_contact_cache_find(cache, &cursor, ia->entity, ib->entity, pm->part, &at);
             match_points(&pm->manifold, &bodies->pose[pm->a], n_old ? cache->items + at : NULL, n_old, cached);
         }
         constraint_registers cr;
@@ -598,6 +599,7 @@ static void store_constraint(const vx_contact_solver *s, const vx_body_set *bodi
         memset(e, 0, sizeof *e);
         e->a_index = ea.index;
         e->b_index = eb.index;
+        e->part = c->part;
         e->feature = an->feature;
         e->a_generation = ea.generation;
         e->b_generation = eb.generation;
@@ -685,6 +687,7 @@ static size_t report_range(const vx_contact_solver *s, const vx_body_set *bodies
             o->point_on_a = wa;
             o->point_on_b = wb;
             o->feature = an->feature;
+            o->part = c->part;
             o->impulse = impulse;
             o->sensor = c->sensor;
         }

@@ -67,6 +67,7 @@ typedef struct {
     uint32_t a; /* body slots */
     uint32_t b;
     uint32_t first; /* index of the first point in rows / anchors */
+    uint32_t part;  /* the manifold of the pair (vx_pair_manifold) */
     int count;
     bool solve; /* neither sensor nor a pair without a dynamic body */
     bool sensor;
