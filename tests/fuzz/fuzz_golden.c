@@ -31,16 +31,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     vx_scene scene;
     vx_error err;
     if (vx_scene_load_string(fixed_scene, sizeof fixed_scene - 1, "fuzz.json", &scene, &err) != VX_OK) abort();
-    vx_trace_info info = {scene.name, vx_world_get_def(scene.world)->fixed_dt, scene.steps, scene.entity_count,
-                          (const char *const *)scene.names, 0, NULL};
+    vx_trace_info info;
+    memset(&info, 0, sizeof info);
+    info.scene_name = scene.name;
+    info.dt = vx_world_get_def(scene.world)->fixed_dt;
+    info.steps = scene.steps;
+    info.entity_count = scene.entity_count;
+    info.names = (const char *const *)scene.names;
     vx_body_state states[2];
     vx_golden *golden = NULL;
-    if (vx_golden_open(&golden, path, &err) == VX_OK) {
+    vx_golden_tolerance tolerance = {1e-5, 0.0};
+    if (vx_golden_open(&golden, path, tolerance, &err) == VX_OK) {
         vx_status st = VX_OK;
         for (int64_t k = 0; st == VX_OK && k <= scene.steps; k++) {
             if (k > 0 && vx_world_step(scene.world, &err) != VX_OK) abort();
             vx_trace_snapshot(scene.world, scene.entities, scene.entity_count, states);
-            st = vx_golden_check_frame(golden, k, &info, states, 1e-5, &err);
+            st = vx_golden_check_frame(golden, k, &info, states, &err);
         }
         if (st == VX_OK) vx_golden_finish(golden, &err);
         vx_golden_close(golden);
