@@ -69,6 +69,25 @@ static inline vx_joint_block2 vx_joint_invert2(vx_joint_block2 k)
     return r;
 }
 
+/* The inverse of a point row block's K = (ma + mb) I + [ra]^T IA [ra] + [rb]^T IB [rb]. */
+static inline vx_mat3 vx_joint_point_mass(float ima, float imb, const vx_mat3 *iia, const vx_mat3 *iib, vx_vec3 ra,
+                                          vx_vec3 rb)
+{
+    vx_mat3 k = vx_mat3_diagonal(vx_vec3_make(ima + imb, ima + imb, ima + imb));
+    vx_mat3 ka = vx_joint_arm_mass(iia, ra), kb = vx_joint_arm_mass(iib, rb);
+    k = vx_mat3_add(&k, &ka);
+    k = vx_mat3_add(&k, &kb);
+    return vx_joint_invert3(&k);
+}
+
+/* K of one point row along n with arms (arm_a, rb). */
+static inline float vx_joint_line_k(float ima, float imb, const vx_mat3 *iia, const vx_mat3 *iib, vx_vec3 n,
+                                    vx_vec3 arm_a, vx_vec3 rb)
+{
+    vx_vec3 an = vx_vec3_cross(arm_a, n), bn = vx_vec3_cross(rb, n);
+    return ima + imb + vx_vec3_dot(an, vx_mat3_mul_vec3(iia, an)) + vx_vec3_dot(bn, vx_mat3_mul_vec3(iib, bn));
+}
+
 /* 1 / k, 0 when k is not positive. */
 static inline float vx_joint_inverse(float k) { return k > 0.0f ? 1.0f / k : 0.0f; }
 

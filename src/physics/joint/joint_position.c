@@ -123,11 +123,7 @@ static void fix_point(const vx_joint *j, const vx_joint_rows *r, pose_pair *p)
         move_linear(p, vx_vec3_neg(vx_mat3_mul_vec3(&r->point_mass, c)), r->ra, r->rb);
         return;
     }
-    vx_mat3 k = vx_mat3_diagonal(vx_vec3_make(p->ima + p->imb, p->ima + p->imb, p->ima + p->imb));
-    vx_mat3 ka = vx_joint_arm_mass(p->iia, ra), kb = vx_joint_arm_mass(p->iib, rb);
-    k = vx_mat3_add(&k, &ka);
-    k = vx_mat3_add(&k, &kb);
-    vx_mat3 inv = vx_joint_invert3(&k);
+    vx_mat3 inv = vx_joint_point_mass(p->ima, p->imb, p->iia, p->iib, ra, rb);
     move_linear(p, vx_vec3_neg(vx_mat3_mul_vec3(&inv, c)), ra, rb);
 }
 
@@ -230,8 +226,7 @@ static void fix_distance(const vx_joint *j, const vx_joint_rows *r, pose_pair *p
         return;
     }
     vx_vec3 n = vx_vec3_scale(d, 1.0f / len);
-    vx_vec3 an = vx_vec3_cross(ra, n), bn = vx_vec3_cross(rb, n);
-    float k = p->ima + p->imb + vx_vec3_dot(an, vx_mat3_mul_vec3(p->iia, an)) + vx_vec3_dot(bn, vx_mat3_mul_vec3(p->iib, bn));
+    float k = vx_joint_line_k(p->ima, p->imb, p->iia, p->iib, n, ra, rb);
     if (k > 0.0f) move_linear(p, vx_vec3_scale(n, (0.0f - c) / k), ra, rb);
 }
 

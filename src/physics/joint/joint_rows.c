@@ -65,15 +65,14 @@ static void store(const vx_joint *j, vx_contact_hot_velocity *vel, const side_ve
     }
 }
 
-static float point_rate(const side_velocity *v, vx_vec3 n, vx_vec3 arm_a, vx_vec3 rb)
-{
-    vx_vec3 rel = vx_vec3_sub(vx_vec3_add(v->vb, vx_vec3_cross(v->wb, rb)), vx_vec3_add(v->va, vx_vec3_cross(v->wa, arm_a)));
-    return vx_vec3_dot(n, rel);
-}
-
 static vx_vec3 point_velocity(const side_velocity *v, vx_vec3 arm_a, vx_vec3 rb)
 {
     return vx_vec3_sub(vx_vec3_add(v->vb, vx_vec3_cross(v->wb, rb)), vx_vec3_add(v->va, vx_vec3_cross(v->wa, arm_a)));
+}
+
+static float point_rate(const side_velocity *v, vx_vec3 n, vx_vec3 arm_a, vx_vec3 rb)
+{
+    return vx_vec3_dot(n, point_velocity(v, arm_a, rb));
 }
 
 static void push_linear(side_velocity *v, const side_mass *m, vx_vec3 p, vx_vec3 arm_a, vx_vec3 rb)
@@ -93,10 +92,7 @@ static void push_angular(side_velocity *v, const side_mass *m, vx_vec3 l)
 /* 1 / K of a point row along n with arms (arm_a, rb). */
 static float linear_row_mass(const side_mass *m, vx_vec3 n, vx_vec3 arm_a, vx_vec3 rb)
 {
-    vx_vec3 an = vx_vec3_cross(arm_a, n), bn = vx_vec3_cross(rb, n);
-    float k = m->ima + m->imb + vx_vec3_dot(an, vx_mat3_mul_vec3(m->iia, an)) +
-              vx_vec3_dot(bn, vx_mat3_mul_vec3(m->iib, bn));
-    return vx_joint_inverse(k);
+    return vx_joint_inverse(vx_joint_line_k(m->ima, m->imb, m->iia, m->iib, n, arm_a, rb));
 }
 
 static float angular_row_mass(const side_mass *m, vx_vec3 u)
@@ -155,11 +151,7 @@ static void prepare_joint(vx_joint_rows *r, vx_joint *j, float h)
     case VX_JOINT_BALL:
     case VX_JOINT_HINGE:
     case VX_JOINT_FIXED: {
-        vx_mat3 k = vx_mat3_diagonal(vx_vec3_make(m.ima + m.imb, m.ima + m.imb, m.ima + m.imb));
-        vx_mat3 ka = vx_joint_arm_mass(m.iia, r->ra), kb = vx_joint_arm_mass(m.iib, r->rb);
-        k = vx_mat3_add(&k, &ka);
-        k = vx_mat3_add(&k, &kb);
-        r->point_mass = vx_joint_invert3(&k);
+        r->point_mass = vx_joint_point_mass(m.ima, m.imb, m.iia, m.iib, r->ra, r->rb);
         break;
     }
     case VX_JOINT_SLIDER:

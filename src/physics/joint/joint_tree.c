@@ -448,11 +448,8 @@ vx_status vx_joint_tree_factor(vx_joint_tree *t, vx_joint_solver *js, const vx_j
     vx_joint_tree_node *nodes = t->nodes;
     for (size_t i = 0; i < n; i++)
         if (nodes[i].is_joint) {
-            vx_joint_tree_rows *tr = &t->rows[nodes[i].index];
-            uint32_t node[2] = {tr->node[0], tr->node[1]};
-            rows_of(tr, &js->set->items[rows[nodes[i].index].joint], &rows[nodes[i].index]);
-            tr->node[0] = node[0];
-            tr->node[1] = node[1];
+            /* rows_of leaves the nodes of the edges as they are */
+            rows_of(&t->rows[nodes[i].index], &js->set->items[rows[nodes[i].index].joint], &rows[nodes[i].index]);
         }
     /* pivot blocks start as H_ii, children are eliminated into their parents */
     for (size_t i = 0; i < n; i++) {
