@@ -113,8 +113,12 @@ def run_shares(commands, runner, jobs, on_result, parallel_args=(), cwd=None):
     comes. Returns the runner's exit code."""
     sep = "\n" if runner == "parallel" else "\0"
     feed = "".join(c + sep for c in commands)
+    # GNU parallel runs remote commands through $SHELL and silently runs
+    # nothing when it is unset (cron, CI, env -i)
+    env = dict(os.environ)
+    env.setdefault("SHELL", "/bin/sh")
     proc = subprocess.Popen(runner_command(runner, jobs, parallel_args), stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, text=True, cwd=cwd, start_new_session=True)
+                            stdout=subprocess.PIPE, text=True, cwd=cwd, env=env, start_new_session=True)
     try:
         proc.stdin.write(feed)
         proc.stdin.close()
