@@ -13,9 +13,10 @@ vx_install "${VX_BUILD_PACKAGES[@]}" "${VX_TEST_PACKAGES[@]}"
 status=0
 run_suite() {
     local name="$1" dir="$2" type="$3"; shift 3
+    local started=$SECONDS
     vx_log "== $name: building ($dir)"
     vx_build "$dir" "$type" -DVOLTEX_BUILD_TESTS=ON "$@" || return 1
-    vx_log "== $name: running tests (a line per test program as it ends)"
+    vx_log "== $name: built in $((SECONDS - started)) s; running tests (a line per test program as it ends)"
     local log="$dir/ctest.log" rc=0
     # -V keeps every test's output in the log: Criterion passes a test even when
     # LeakSanitizer reports a leak at the worker's exit, so leaks are found here.
@@ -29,6 +30,7 @@ run_suite() {
         vx_log "$name: the sanitizers reported errors (full log: $log)"
         rc=1
     fi
+    vx_log "== $name: $((SECONDS - started)) s in all"
     if [ "$rc" -ne 0 ]; then
         grep -E -B 2 -A 10 '\[FAIL\]|\*\*\*Failed|CRASH|Assertion' "$log" | head -150 || true
         vx_log "$name: FAILED (full log: $log)"
@@ -42,7 +44,9 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
 run_suite "asan+ubsan, every test" "$vx_root/build/test-sanitize" Debug -DVOLTEX_SANITIZE=ON || status=1
 run_suite "release, the program's tests" "$vx_root/build/test-release" Release -DVOLTEX_TEST_SET=product || status=1
 # the fuzzers of tests/fuzz, a few seconds each (scripts/fuzz.sh SECONDS for a long run)
+fuzz_started=$SECONDS
 "$vx_root/scripts/fuzz.sh" "${VX_FUZZ_SECONDS:-5}" || status=1
+vx_log "== fuzz: $((SECONDS - fuzz_started)) s in all"
 
 if [ "$status" -eq 0 ]; then vx_log "all test suites passed"; else vx_log "some tests FAILED"; fi
 exit "$status"

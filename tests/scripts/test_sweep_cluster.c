@@ -125,7 +125,7 @@ Test(sweep_cluster, sshlogin_sends_the_files_runs_remotely_and_brings_the_rows_b
     vx_script_free(&r);
     /* the staging folder under HOME, so the remote's working folder is relative to its own home; no
      * SHELL, as under cron or a CI runner (GNU parallel needs one: the sweep gives it /bin/sh) */
-    r = vx_script_run(dir, "cd '%s' && env -u SHELL HOME='%s/home' TMPDIR='%s/home/tmp' VX_FAKE_SSH='%s' PATH='%s/bin':\"$PATH\" "
+    r = vx_script_run(dir, "cd '%s' && env -u SHELL VOLTEX_SIM='" VOLTEX_SIM_PATH "' HOME='%s/home' TMPDIR='%s/home/tmp' VX_FAKE_SSH='%s' PATH='%s/bin':\"$PATH\" "
                            VX_SCRIPTS "/sweep '" VX_SCENES "/ball_drop.json' " SWEEP_ARGS " -S 1/node1 -j 1 "
                            "-o remote.csv -- --steps 40", dir, dir, dir, dir, dir);
     cr_assert_eq(r.code, 0, "%s", r.err);
