@@ -145,14 +145,18 @@ static inline vx_vec3 vx_validation_inertia(const vx_validation *v, size_t i)
         vx_hull_info info = vx_hull_get_info(c->hull);
         return vx_vec3_scale(info.inertia, mass / info.volume);
     }
+    case VX_SHAPE_COMPOUND: {
+        vx_compound_info info = vx_compound_get_info(c->compound);
+        return vx_vec3_scale(info.inertia, mass / info.volume);
+    }
     case VX_SHAPE_CAPSULE:
     default: return vx_inertia_capsule(mass, c->radius, c->half_height);
     }
 }
 
 /* Entity i's centre of mass, velocity of the centre of mass and principal
- * frame's orientation in state s (a hull's centre of mass and axes need not
- * be the entity's origin and axes). */
+ * frame's orientation in state s (a hull's or a compound's centre of mass
+ * and axes need not be the entity's origin and axes). */
 static inline void vx_validation_body_frame(const vx_validation *v, size_t i, const vx_body_state *s, vx_vec3 *c,
                                             vx_vec3 *vc, vx_quat *q)
 {
@@ -160,8 +164,9 @@ static inline void vx_validation_body_frame(const vx_validation *v, size_t i, co
     *c = s->p;
     *vc = s->v;
     *q = s->q;
-    if (!col || col->type != VX_SHAPE_HULL) return;
-    vx_transform f = vx_hull_get_info(col->hull).frame;
+    if (!col || (col->type != VX_SHAPE_HULL && col->type != VX_SHAPE_COMPOUND)) return;
+    vx_transform f = col->type == VX_SHAPE_HULL ? vx_hull_get_info(col->hull).frame
+                                                : vx_compound_get_info(col->compound).frame;
     *c = vx_vec3_add(s->p, vx_quat_rotate(s->q, f.position));
     *vc = vx_vec3_add(s->v, vx_vec3_cross(s->w, vx_vec3_sub(*c, s->p)));
     *q = vx_quat_mul(s->q, f.rotation);
