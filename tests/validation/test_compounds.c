@@ -108,6 +108,7 @@ Test(validation, dumbbell_swings_at_the_parallel_axis_pendulums_period)
     }
     cr_assert_geq(crossings, 5, "%d periods seen", crossings);
     double period = (last - first) / (double)crossings;
+    cr_log_info("period %.5f s, expected %.5f s; swing energy within %.2g", period, expected, worst);
     cr_assert_lt(fabs(period / expected - 1.0), 0.01, "period %g s, expected %g s", period, expected);
     cr_assert_lt(worst, 0.01, "the swing energy moved %g of itself", worst);
     /* the trace reports the entity's origin: the pivot, which stays put */
@@ -124,7 +125,7 @@ Test(validation, tumbling_dumbbell_keeps_L_and_energy)
     cr_assert_gt(vx_validation_distance(c0, v->start[t].p), 0.05, "the centre of mass should be off the origin");
     vx_vec3 inertia = vx_validation_inertia(v, t);
     vx_vec3 l0 = vx_angular_momentum(q0, v->start[t].w, inertia);
-    double e0 = vx_validation_kinetic_energy(v, v->start);
+    double e0 = vx_validation_kinetic_energy(v, v->start), worst_l = 0.0, worst_e = 0.0, worst_c = 0.0;
     float dt = vx_world_get_def(v->scene.world)->fixed_dt;
     for (int n = 1; n <= 600; n++) {
         vx_validation_step(v);
@@ -136,7 +137,11 @@ Test(validation, tumbling_dumbbell_keeps_L_and_energy)
         vx_vec3 l = vx_angular_momentum(q, v->now[t].w, inertia);
         cr_assert_lt(vx_validation_distance(l, l0), 1e-3 * vx_vec3_length(l0), "step %d: L", n);
         cr_assert_lt(fabs(vx_validation_kinetic_energy(v, v->now) - e0), 1e-3 * e0, "step %d: energy", n);
+        worst_l = fmax(worst_l, vx_validation_distance(l, l0) / (double)vx_vec3_length(l0));
+        worst_e = fmax(worst_e, fabs(vx_validation_kinetic_energy(v, v->now) - e0) / e0);
+        worst_c = fmax(worst_c, vx_validation_distance(c, line));
     }
+    cr_log_info("|L| drift %.2g, energy drift %.2g, centre of mass off its line %.2g m", worst_l, worst_e, worst_c);
 }
 
 /* The angle in degrees entity i turned since load. */
@@ -170,6 +175,8 @@ Test(validation, l_shapes_rest_or_tip_as_their_centre_of_mass_says)
     run(v, 300);
     /* the long leg's bottom face (0.1 under the origin) on the floor */
     cr_assert_lt(fabs((double)v->now[lying].p.y - 0.1), 0.01, "lying at %g", (double)v->now[lying].p.y);
+    cr_log_info("turned: lying %.3f, stands %.3f, tips %.1f degrees", turned_deg(v, lying), turned_deg(v, stands),
+                turned_deg(v, tips));
     cr_assert_lt(turned_deg(v, lying), 1.0, "the lying L turned %g degrees", turned_deg(v, lying));
     cr_assert_lt(turned_deg(v, stands), 1.0, "the standing Gamma turned %g degrees", turned_deg(v, stands));
     cr_assert_gt(turned_deg(v, tips), 30.0, "the Gamma past its edge turned only %g degrees", turned_deg(v, tips));
@@ -187,6 +194,7 @@ Test(validation, compound_of_quarters_rests_where_the_box_does)
     size_t box = vx_validation_entity(v, "box"), quarters = vx_validation_entity(v, "quarters");
     run(v, 300);
     double hb = (double)v->now[box].p.y, hq = (double)v->now[quarters].p.y;
+    cr_log_info("box at %.6f m, compound at %.6f m", hb, hq);
     cr_assert_lt(fabs(hb - hq), 1e-3, "box at %g, compound at %g", hb, hq);
     cr_assert_lt(fabs(hq - 0.25), 0.01, "the compound rests at %g, not on its 0.5 m face", hq);
     /* both on their large face: their local y stays up */
@@ -211,6 +219,7 @@ Test(validation, fast_compounds_stop_at_a_thin_wall)
     }
     /* the wall's far face is at 5.05; the bounds may reach into the wall
      * by the parts' rounding but not past it */
+    cr_log_info("farthest reach %.4f and %.4f (the wall from 4.95 to 5.05)", farthest[0], farthest[1]);
     cr_assert_lt(farthest[0], 5.05, "the dumbbell reached %g", farthest[0]);
     cr_assert_lt(farthest[1], 5.05, "the cross reached %g", farthest[1]);
     cr_assert_lt(v->now[fast].v.x, 0.0f);
