@@ -333,7 +333,8 @@ vx_status vx_narrow_phase_detect(vx_narrow_phase *d, const vx_body_set *bodies, 
         if (!d->hit[p]) continue;
         uint32_t slot = d->mesh_slot[p];
         if (slot != UINT32_MAX) {
-            for (int i = 0; i < d->mesh_counts[slot]; i++) dst[d->count++] = d->mesh_items[d->mesh_first[slot] + (size_t)i];
+            const vx_pair_manifold *found = &d->mesh_items[d->mesh_first[slot]];
+            for (int i = 0; i < d->mesh_counts[slot]; i++) dst[d->count++] = found[i];
             continue;
         }
         if (d->memo_state[p] == MEMO_NEW) d->spare.items[kept++] = d->memo_next[p];
