@@ -8,6 +8,7 @@
 #define VX_MAX_SUBSTEPS 1000            /* substeps per step: likewise */
 #define VX_MAX_THREADS 256              /* threads of a step: more than any machine we target */
 #define VX_MAX_HULL_POINTS 256          /* points of a convex hull (vx_world_make_hull) */
+#define VX_MAX_COMPOUND_PARTS 256       /* parts of a compound (vx_world_make_compound): a part index fits 8 bits */
 /* m: the largest size of a shape a scene may give (radius, half extent,
  * half height, a hull point's coordinate): 1000 km. Past it a 32-bit float
  * keeps centimetres at the surface, and a shape's inertia runs out of the

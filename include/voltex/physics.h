@@ -33,7 +33,8 @@ typedef enum {
     VX_SHAPE_CAPSULE = 2,
     VX_SHAPE_HULL = 3,
     VX_SHAPE_MESH = 4,       /* triangles, two-sided: static and kinematic bodies only */
-    VX_SHAPE_HEIGHTFIELD = 5 /* a grid of heights: static bodies only */
+    VX_SHAPE_HEIGHTFIELD = 5, /* a grid of heights: static bodies only */
+    VX_SHAPE_COMPOUND = 6     /* spheres, boxes, capsules and hulls placed together in one body */
 } vx_shape_type;
 
 /* A convex hull made by a world (vx_world_make_hull in voltex/world.h),
@@ -42,6 +43,9 @@ typedef struct vx_hull vx_hull;
 /* A triangle mesh or heightfield made by a world (vx_world_make_mesh,
  * vx_world_make_heightfield), which owns it; shared like a hull. */
 typedef struct vx_mesh vx_mesh;
+/* Parts placed together (vx_world_make_compound), owned and shared like a
+ * hull. */
+typedef struct vx_compound vx_compound;
 
 /* The collision filter's defaults: every collider is in category 1 and
  * collides with every category. */
@@ -55,6 +59,7 @@ typedef struct {
     float half_height;    /* capsule: half the segment length along local Y */
     const vx_hull *hull;  /* hull: its points are in the entity's frame */
     const vx_mesh *mesh;  /* mesh, heightfield: in the entity's frame */
+    const vx_compound *compound; /* compound: its parts are placed in the entity's frame */
     bool sensor;          /* overlap-only: reported, never pushed */
     /* two colliders collide (and report contacts) only when each one's
      * category is in the other's mask; queries see every collider */
@@ -77,6 +82,8 @@ vx_collider vx_collider_hull(const vx_hull *hull);
 /* A mesh or heightfield of a world (type VX_SHAPE_MESH or
  * VX_SHAPE_HEIGHTFIELD, as the mesh was made). */
 vx_collider vx_collider_mesh(const vx_mesh *mesh);
+/* A compound of a world (vx_world_make_compound). */
+vx_collider vx_collider_compound(const vx_compound *compound);
 
 /* Whether the triangle (a, b, c) is too thin to have a direction: a corner
  * repeated, or its least height under a millionth of its longest side. A
@@ -109,6 +116,29 @@ typedef struct {
 vx_hull_info vx_hull_get_info(const vx_hull *hull);
 /* Corner i (< vertex_count) in the frame of the input points. */
 vx_vec3 vx_hull_vertex(const vx_hull *hull, size_t i);
+
+/* One part of a compound: a sphere, box, capsule or hull collider (its
+ * sensor flag and filter are the compound's, not its own) placed by pose
+ * in the frame of the compound's entity. */
+typedef struct {
+    vx_collider shape;
+    vx_transform pose;
+} vx_compound_part;
+
+/* What a compound is: its parts, the sum of their volumes (overlaps
+ * counted in full), and the frame the body is simulated in (origin at the
+ * parts' common centre of mass, axes along the principal axes of their
+ * inertia, found by the parallel-axis theorem), in the entity's frame. */
+typedef struct {
+    size_t part_count;
+    float volume;       /* m^3 */
+    vx_transform frame; /* position: the centre of mass */
+    vx_vec3 inertia;    /* principal moments for density 1 kg/m^3 (kg m^2), along frame's axes */
+} vx_compound_info;
+
+vx_compound_info vx_compound_get_info(const vx_compound *compound);
+/* Part i (< part_count) as it was given. */
+vx_compound_part vx_compound_get_part(const vx_compound *compound, size_t i);
 
 /* The solid's volume in m^3 (a body's mass spread over it uniformly gives its
  * inertia; mass = density * volume). */
@@ -154,7 +184,10 @@ typedef struct {
     vx_vec3 point_on_b;
     uint32_t feature;
     /* which of the pair's manifolds the point belongs to: 0 for two convex
-     * shapes; a body on a mesh or heightfield has one per contact normal */
+     * shapes; a body on a mesh or heightfield has one per contact normal;
+     * a pair with a compound one per pair of parts that touch:
+     * part of A * 2^24 + part of B * 2^16 (+ the mesh's number, < 2^16),
+     * a shape that is not a compound counting as part 0 */
     uint32_t part;
     float impulse;      /* total normal impulse applied during the step, N*s */
     bool sensor;        /* one of the colliders is a sensor: never pushed */

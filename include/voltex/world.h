@@ -64,10 +64,10 @@ vx_body_def vx_body_def_of(const vx_transform *transform, const vx_rigidbody *bo
 /* A new body: an entity with a transform and a rigid body, no shape yet
  * (a body without a shape moves but touches nothing). */
 vx_status vx_world_create_body(vx_world *world, const vx_body_def *def, vx_entity *out, vx_error *err);
-/* Gives body its shape (vx_collider_sphere, _box, _capsule, _hull, _mesh),
- * or replaces it: sizes must be positive and finite, a hull or mesh one of
- * this world's; a mesh needs a static or kinematic body, a heightfield a
- * static one. */
+/* Gives body its shape (vx_collider_sphere, _box, _capsule, _hull, _mesh,
+ * _compound), or replaces it: sizes must be positive and finite, a hull,
+ * mesh or compound one of this world's; a mesh needs a static or kinematic
+ * body, a heightfield a static one. */
 vx_status vx_body_set_shape(vx_world *world, vx_entity body, const vx_collider *shape, vx_error *err);
 /* The convex hull of count points (4 to VX_MAX_HULL_POINTS, finite, in the
  * frame the shape's entity will place them in), for vx_collider_hull. The
@@ -95,6 +95,17 @@ vx_status vx_world_make_mesh(vx_world *world, const vx_vec3 *vertices, size_t ve
  * space under it is not solid. For static bodies. */
 vx_status vx_world_make_heightfield(vx_world *world, const float *heights, size_t rows, size_t columns,
                                     float spacing_x, float spacing_z, const vx_mesh **out, vx_error *err);
+/* A compound (vx_collider_compound) of count parts (1 to
+ * VX_MAX_COMPOUND_PARTS), each a sphere, box, capsule (sizes positive and
+ * finite) or a hull of this world, placed by a finite pose (rotation unit)
+ * in the frame of the shape's entity. The world owns it; any number of
+ * bodies may share it. A body's mass is spread over the parts by volume;
+ * it is simulated about their common centre of mass, along the principal
+ * axes (vx_compound_get_info), while its pose and velocity stay those of
+ * its entity's origin. VX_ERR_INVALID with a message naming the part
+ * ("compound: parts[2]: ..."); VX_ERR_NOMEM. */
+vx_status vx_world_make_compound(vx_world *world, const vx_compound_part *parts, size_t count,
+                                 const vx_compound **out, vx_error *err);
 /* Removes the body and all its components; false if it is not in the world. */
 bool vx_world_destroy_body(vx_world *world, vx_entity body);
 

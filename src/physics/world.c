@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/array.h"
+#include "physics/body/compound.h"
 #include "physics/body/hull.h"
 #include "physics/body/mesh.h"
 #include "physics/step.h"
@@ -82,6 +83,8 @@ void vx_world_destroy(vx_world *world)
     free(world->hulls);
     for (size_t i = 0; i < world->mesh_count; i++) vx_mesh_destroy(world->meshes[i]);
     free(world->meshes);
+    for (size_t i = 0; i < world->compound_count; i++) vx_compound_destroy(world->compounds[i]);
+    free(world->compounds);
     vx_contact_list_free(&world->contacts);
     vx_step_state_free(&world->state);
     vx_joint_set_free(&world->joints);
@@ -133,16 +136,6 @@ vx_body_def vx_body_def_default(void)
     return vx_body_def_of(&t, &rb);
 }
 
-/* |q|^2 this far from 1 is not a unit quaternion (floats a user rounded
- * from a normalised one are far closer). */
-#define VX_UNIT_QUAT_TOLERANCE 1e-4f
-
-static bool is_unit(vx_quat q)
-{
-    float n = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
-    return vx_quat_is_finite(q) && fabsf(n - 1.0f) <= VX_UNIT_QUAT_TOLERANCE;
-}
-
 static bool finite_at_least(float x, float min) { return isfinite(x) && x >= min; }
 
 static vx_status check_body_def(const vx_body_def *d, vx_error *err)
@@ -152,7 +145,7 @@ static vx_status check_body_def(const vx_body_def *d, vx_error *err)
         problem = "type: not a vx_body_type";
     else if (!vx_vec3_is_finite(d->position))
         problem = "position: must be finite";
-    else if (!is_unit(d->rotation))
+    else if (!vx_world_is_unit_quat(d->rotation))
         problem = "rotation: must be a unit quaternion";
     else if (!vx_vec3_is_finite(d->velocity) || !vx_vec3_is_finite(d->angular_velocity))
         problem = "velocity: must be finite";
@@ -264,6 +257,13 @@ vx_status vx_world_check_shape(const vx_world *world, const vx_collider *shape, 
         else if ((c.mesh->kind == VX_MESH_HEIGHTFIELD) != (shape->type == VX_SHAPE_HEIGHTFIELD))
             problem = "type: not the mesh's (vx_collider_mesh gives it)";
         break;
+    case VX_SHAPE_COMPOUND:
+        c.compound = shape->compound;
+        if (!c.compound)
+            problem = "compound: none given";
+        else if (c.compound->owner != (const void *)world)
+            problem = "compound: not made by this world (vx_world_make_compound)";
+        break;
     default:
         problem = "type: not a vx_shape_type";
         break;
@@ -367,7 +367,7 @@ vx_status vx_body_set_transform(vx_world *world, vx_entity body, vx_vec3 positio
     vx_transform *t = vx_registry_get(world->registry, body, VX_COMPONENT_TRANSFORM);
     if (!t) return vx_error_set(err, VX_ERR_INVALID, "entity %u: not in the world", body.index);
     if (!vx_vec3_is_finite(position)) return vx_error_set(err, VX_ERR_INVALID, "position: must be finite");
-    if (!is_unit(rotation)) return vx_error_set(err, VX_ERR_INVALID, "rotation: must be a unit quaternion");
+    if (!vx_world_is_unit_quat(rotation)) return vx_error_set(err, VX_ERR_INVALID, "rotation: must be a unit quaternion");
     t->position = position;
     t->rotation = rotation;
     world->changes++;

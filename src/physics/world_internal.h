@@ -4,6 +4,8 @@
 #ifndef VOLTEX_PHYSICS_WORLD_INTERNAL_H
 #define VOLTEX_PHYSICS_WORLD_INTERNAL_H
 
+#include <math.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -39,7 +41,19 @@ struct vx_world {
     size_t hull_count, hull_capacity;
     struct vx_mesh **meshes;  /* the meshes and heightfields it made, freed with it */
     size_t mesh_count, mesh_capacity;
+    struct vx_compound **compounds; /* the compounds it made, freed with it */
+    size_t compound_count, compound_capacity;
 };
+
+/* |q|^2 this far from 1 is not a unit quaternion (floats a user rounded
+ * from a normalised one are far closer). */
+#define VX_UNIT_QUAT_TOLERANCE 1e-4f
+
+static inline bool vx_world_is_unit_quat(vx_quat q)
+{
+    float n = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
+    return vx_quat_is_finite(q) && fabsf(n - 1.0f) <= VX_UNIT_QUAT_TOLERANCE;
+}
 
 /* shape with only the fields of its type, when its sizes are positive and
  * finite and a hull is one of world's; else VX_ERR_INVALID and

@@ -299,6 +299,7 @@ static bool visit_overlap(void *context, uint32_t proxy, uint32_t user_id)
     vx_transform body;
     if (!leaf_target(s->world, s->filter, proxy, &e, &c, &body)) return true;
     vx_manifold m;
+    /* a compound overlaps where one of its parts does (vx_collide_shapes) */
     bool overlaps = vx_collider_is_mesh(c) ? vx_overlap_mesh(s->shape, s->pose, c, &body)
                                            : vx_collide_shapes(s->shape, s->pose, c, &body, 0.0f, &m); /* margin 0 */
     if (!overlaps) return true;
@@ -321,7 +322,7 @@ vx_status vx_world_overlap(vx_world *world, const vx_collider *shape, const vx_t
     vx_collider clean;
     vx_status st = vx_world_check_shape(world, shape, &clean, err);
     if (st != VX_OK) return st;
-    if (clean.type == VX_SHAPE_MESH || clean.type == VX_SHAPE_HEIGHTFIELD)
+    if (clean.type == VX_SHAPE_MESH || clean.type == VX_SHAPE_HEIGHTFIELD || clean.type == VX_SHAPE_COMPOUND)
         return vx_error_set(err, VX_ERR_INVALID, "query: shape: must be a sphere, box, capsule or convex hull");
     if (!pose) return vx_error_set(err, VX_ERR_INVALID, "query: no pose given");
     shape = &clean;

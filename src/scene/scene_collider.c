@@ -17,9 +17,10 @@ static const char *const capsule_keys[] = {"type", "radius", "half_height", "sen
 static const char *const convex_keys[] = {"type", "points", "sensor", "category", "mask"};
 static const char *const mesh_keys[] = {"type", "vertices", "triangles", "obj", "sensor", "category", "mask"};
 static const char *const heightfield_keys[] = {"type", "heights", "spacing", "sensor", "category", "mask"};
+static const char *const compound_keys[] = {"type", "parts", "sensor", "category", "mask"};
 static const char *const any_shape_keys[] = {"type",    "radius", "half_extents", "half_height", "points",
                                              "vertices", "triangles", "obj", "heights", "spacing",
-                                             "sensor",  "category", "mask"};
+                                             "parts",   "sensor", "category", "mask"};
 /* a placed shape: no sensor flag, a position and a rotation instead */
 static const char *const placed_sphere_keys[] = {"type", "radius", "position", "rotation", "rotation_deg"};
 static const char *const placed_box_keys[] = {"type", "half_extents", "position", "rotation", "rotation_deg"};
@@ -45,6 +46,7 @@ static const shape_info shape_types[] = {
     {"convex", VX_SHAPE_HULL, KEYS(convex_keys), KEYS(placed_convex_keys)},
     {"mesh", VX_SHAPE_MESH, KEYS(mesh_keys), NULL, 0},
     {"heightfield", VX_SHAPE_HEIGHTFIELD, KEYS(heightfield_keys), NULL, 0},
+    {"compound", VX_SHAPE_COMPOUND, KEYS(compound_keys), NULL, 0},
 };
 
 /* Without a "type", a misspelt key ("Type", "tpye") is the likelier mistake:
@@ -77,10 +79,12 @@ static vx_status read_shape(vx_json_reader *r, const cJSON *collider, bool place
             if (strcmp(name, shape_types[i].name) == 0 && (!placed || shape_types[i].placed_keys))
                 *out = &shape_types[i];
         if (!*out && placed)
-            st = vx_json_fail(r, VX_ERR_INVALID, "must be \"sphere\", \"box\", \"capsule\" or \"convex\"");
+            st = vx_json_fail(r, VX_ERR_INVALID, "must be \"sphere\", \"box\", \"capsule\" or \"convex\"%s",
+                              strcmp(name, "compound") == 0 ? " (compounds do not nest)" : "");
         else if (!*out)
             st = vx_json_fail(r, VX_ERR_INVALID,
-                              "must be \"sphere\", \"box\", \"capsule\", \"convex\", \"mesh\" or \"heightfield\"");
+                              "must be \"sphere\", \"box\", \"capsule\", \"convex\", \"mesh\", \"heightfield\" "
+                              "or \"compound\"");
     }
     vx_json_path_pop(r, mark);
     return st;
@@ -89,7 +93,11 @@ static vx_status read_shape(vx_json_reader *r, const cJSON *collider, bool place
 typedef struct {
     bool radius, half_extents, half_height, points;
     const cJSON *vertices, *triangles, *obj, *heights, *spacing; /* a mesh's and a heightfield's, read at the end */
+    const cJSON *parts;                                          /* a compound's, the same */
 } given_keys;
+
+static vx_status read_collider_object(vx_scene_builder *b, const cJSON *collider, vx_collider *out,
+                                      vx_transform *pose);
 
 /* "points": 4 to VX_MAX_HULL_POINTS finite [x, y, z], their hull made by
  * the scene's world. */
@@ -129,8 +137,9 @@ static vx_status read_collider_member(vx_scene_builder *b, const cJSON *m, vx_co
         given->points = true;
         return read_points(b, m, c);
     }
-    const cJSON **mesh_data[] = {&given->vertices, &given->triangles, &given->obj, &given->heights, &given->spacing};
-    const char *const mesh_data_keys[] = {"vertices", "triangles", "obj", "heights", "spacing"};
+    const cJSON **mesh_data[] = {&given->vertices, &given->triangles, &given->obj,
+                                 &given->heights,  &given->spacing,   &given->parts};
+    const char *const mesh_data_keys[] = {"vertices", "triangles", "obj", "heights", "spacing", "parts"};
     for (size_t i = 0; i < sizeof mesh_data / sizeof mesh_data[0]; i++) {
         if (strcmp(key, mesh_data_keys[i]) != 0) continue;
         *mesh_data[i] = m;
@@ -160,6 +169,39 @@ static vx_status read_collider_member(vx_scene_builder *b, const cJSON *m, vx_co
     return VX_OK; /* "type", read already */
 }
 
+/* "parts": 1 to VX_MAX_COMPOUND_PARTS placed shapes (sphere, box,
+ * capsule, convex), their compound made by the scene's world. */
+static vx_status read_parts(vx_scene_builder *b, const cJSON *parts, vx_collider *c)
+{
+    vx_json_reader *r = &b->json;
+    size_t mark = vx_json_path_push_key(r, "parts");
+    vx_status st = vx_json_expect_array(r, parts);
+    int count = st == VX_OK ? cJSON_GetArraySize(parts) : 0;
+    if (st == VX_OK && (count < 1 || count > VX_MAX_COMPOUND_PARTS))
+        st = vx_json_fail(r, VX_ERR_INVALID, "must have 1 to %d parts (%d given)", VX_MAX_COMPOUND_PARTS, count);
+    vx_compound_part *list = NULL;
+    if (st == VX_OK) {
+        list = calloc((size_t)count, sizeof *list);
+        if (!list) st = vx_scene_fail_nomem(b);
+    }
+    size_t n = 0;
+    for (const cJSON *p = st == VX_OK ? parts->child : NULL; st == VX_OK && p; p = p->next) {
+        size_t at = vx_json_path_push_index(r, n);
+        st = read_collider_object(b, p, &list[n].shape, &list[n].pose);
+        n++;
+        vx_json_path_pop(r, at);
+    }
+    if (st == VX_OK) {
+        vx_error made;
+        st = vx_world_make_compound(b->scene->world, list, n, &c->compound, &made);
+        if (st == VX_ERR_NOMEM) st = vx_scene_fail_nomem(b);
+        else if (st != VX_OK) st = vx_json_fail(r, VX_ERR_INVALID, "%s", made.message);
+    }
+    free(list);
+    vx_json_path_pop(r, mark);
+    return st;
+}
+
 /* The keys a shape needs, and a mesh's or heightfield's data, made into
  * its shape once every key is known. */
 static vx_status finish_shape(vx_scene_builder *b, vx_shape_type type, const given_keys *given, vx_collider *c)
@@ -168,6 +210,8 @@ static vx_status finish_shape(vx_scene_builder *b, vx_shape_type type, const giv
     switch (type) {
     case VX_SHAPE_MESH: return vx_scene_read_mesh(b, given->vertices, given->triangles, given->obj, c);
     case VX_SHAPE_HEIGHTFIELD: return vx_scene_read_heightfield(b, given->heights, given->spacing, c);
+    case VX_SHAPE_COMPOUND:
+        return given->parts ? read_parts(b, given->parts, c) : vx_json_missing(r, "parts", " for a compound");
     case VX_SHAPE_SPHERE:
         return given->radius ? VX_OK : vx_json_missing(r, "radius", " for a sphere");
     case VX_SHAPE_BOX:

@@ -533,8 +533,52 @@ Test(scene_errors, missing_shape_size)
 Test(scene_errors, bad_collider_type)
 {
     expect_invalid(ENTITIES("{\"collider\": {\"type\": \"cube\"}}"),
-                   "s.json: entities[0].collider.type: must be \"sphere\", \"box\", \"capsule\", \"convex\", \"mesh\" or "
-                   "\"heightfield\"");
+                   "s.json: entities[0].collider.type: must be \"sphere\", \"box\", \"capsule\", \"convex\", \"mesh\", "
+                   "\"heightfield\" or \"compound\"");
+}
+
+#define PART_SPHERE "{\"type\": \"sphere\", \"radius\": 1}"
+#define COMPOUND(parts) "{\"collider\": {\"type\": \"compound\", \"parts\": " parts "}}"
+
+Test(scene_errors, compound_parts)
+{
+    expect_invalid(ENTITIES("{\"collider\": {\"type\": \"compound\"}}"),
+                   "s.json: entities[0].collider.parts: missing (required for a compound)");
+    expect_invalid(ENTITIES(COMPOUND("[]")), "s.json: entities[0].collider.parts: must have 1 to 256 parts (0 given)");
+    expect_invalid(ENTITIES(COMPOUND("{}")), "s.json: entities[0].collider.parts: must be an array");
+    /* 257 parts */
+    char text[16384];
+    size_t n = (size_t)snprintf(text, sizeof text, "{\"entities\": [{\"collider\": {\"type\": \"compound\", \"parts\": [");
+    for (int i = 0; i < 257; i++) n += (size_t)snprintf(text + n, sizeof text - n, "%s" PART_SPHERE, i ? "," : "");
+    snprintf(text + n, sizeof text - n, "]}}]}");
+    expect_invalid(text, "s.json: entities[0].collider.parts: must have 1 to 256 parts (257 given)");
+    expect_invalid(ENTITIES(COMPOUND("[" PART_SPHERE ", {\"type\": \"compound\", \"parts\": [" PART_SPHERE "]}]")),
+                   "s.json: entities[0].collider.parts[1].type: must be \"sphere\", \"box\", \"capsule\" or \"convex\" "
+                   "(compounds do not nest)");
+    expect_invalid(ENTITIES(COMPOUND("[{\"type\": \"mesh\"}]")),
+                   "s.json: entities[0].collider.parts[0].type: must be \"sphere\", \"box\", \"capsule\" or \"convex\"");
+    expect_invalid(ENTITIES(COMPOUND("[{\"type\": \"heightfield\"}]")),
+                   "s.json: entities[0].collider.parts[0].type: must be \"sphere\", \"box\", \"capsule\" or \"convex\"");
+    expect_invalid(ENTITIES(COMPOUND("[{\"type\": \"cone\"}]")),
+                   "s.json: entities[0].collider.parts[0].type: must be \"sphere\", \"box\", \"capsule\" or \"convex\"");
+    expect_invalid(ENTITIES(COMPOUND("[{\"radius\": 1}]")), "s.json: entities[0].collider.parts[0].type: missing (required)");
+    expect_invalid(ENTITIES(COMPOUND("[{\"type\": \"sphere\", \"radius\": -1}]")),
+                   "s.json: entities[0].collider.parts[0].radius: must be > 0");
+    expect_invalid(ENTITIES(COMPOUND("[{\"type\": \"box\", \"half_extents\": [1, 1, 1], \"rotation\": [0, 0, 0, 0]}]")),
+                   "s.json: entities[0].collider.parts[0].rotation: must not be all zero");
+    expect_invalid(ENTITIES(COMPOUND("[{\"type\": \"box\", \"half_extents\": [1, 1, 1], \"rotation\": [0, 0, 1], "
+                                     "\"position\": [0, 0, 0]}]")),
+                   "s.json: entities[0].collider.parts[0].rotation: must be an array of 4 numbers");
+    expect_invalid(ENTITIES(COMPOUND("[{\"type\": \"box\", \"half_extents\": [1, 1, 1], \"rotation\": [0, 0, 0, 1], "
+                                     "\"rotation_deg\": [0, 0, 0]}]")),
+                   "s.json: entities[0].collider.parts[0].rotation_deg: not together with rotation");
+    expect_invalid(ENTITIES(COMPOUND("[{\"type\": \"sphere\", \"radius\": 1, \"sensor\": true}]")),
+                   "s.json: entities[0].collider.parts[0].sensor: unknown key (expected one of: type, radius, position, "
+                   "rotation, rotation_deg)");
+    expect_invalid(ENTITIES(COMPOUND("[{\"type\": \"convex\", \"points\": [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]]}]")),
+                   "s.json: entities[0].collider.parts[0].points: all points lie on one plane (within 1e-05)");
+    expect_invalid(ENTITIES("{\"collider\": {\"type\": \"compound\", \"parts\": [" PART_SPHERE "], \"radius\": 1}}"),
+                   "s.json: entities[0].collider.radius: unknown key (expected one of: type, parts, sensor, category, mask)");
 }
 
 /* ---- rigidbody ---- */

@@ -27,6 +27,18 @@ static char *junit_summary(const char *dir, const char *xml)
     return r.out;
 }
 
+/* scenes/queries/ (the lidar) against tests/golden/queries/: bodies and queries */
+Test(golden_suite, the_query_scenes_match_their_golden_traces, .timeout = 120)
+{
+    char dir[64];
+    vx_scratch_make(dir);
+    vx_script_result r = vx_script_run(dir, SUITE " '" VX_SCENES "/queries' '" GOLDEN_DIR "/queries'");
+    cr_assert_eq(r.code, 0, "a query scene differs from its golden trace:\n%s%s", r.out, r.err);
+    cr_assert(strstr(r.out, "PASS    lidar"), "%s", r.out);
+    free(r.out);
+    free(r.err);
+}
+
 Test(golden_suite, the_example_scenes_match_their_golden_traces, .timeout = 120)
 {
     char dir[64];

@@ -70,18 +70,6 @@ Test(validation, pendulum_keeps_its_period_and_length)
     cr_assert_lt(worst, 0.001, "the length moved %g m", worst);
 }
 
-/* The complete elliptic integral of the first kind K(k), by the AGM. */
-static double elliptic_k(double k)
-{
-    double a = 1.0, b = sqrt(1.0 - k * k);
-    for (int i = 0; i < 40; i++) {
-        double m = 0.5 * (a + b);
-        b = sqrt(a * b);
-        a = m;
-    }
-    return VX_PI / (2.0 * a);
-}
-
 Test(validation, hinged_rod_swings_at_the_physical_pendulums_period_and_keeps_its_energy)
 {
     vx_validation *v = vx_validation_open("joints/hinged_rod");
@@ -92,7 +80,7 @@ Test(validation, hinged_rod_swings_at_the_physical_pendulums_period_and_keeps_it
     double d = 0.5 * ly; /* pivot to centre of mass */
     double inertia = m * (lx * lx + ly * ly) / 12.0 + m * d * d;
     double theta0 = 60.0 * VX_PI / 180.0;
-    double expected = 4.0 * sqrt(inertia / (m * G * d)) * elliptic_k(sin(0.5 * theta0));
+    double expected = 4.0 * sqrt(inertia / (m * G * d)) * vx_validation_elliptic_k(sin(0.5 * theta0));
     double swing_energy0 = m * G * d * (1.0 - cos(theta0));
     upward_crossings c = {{0}, 0, 0.0, false};
     /* the angle from the vertical, and its largest size in each half swing */

@@ -64,6 +64,13 @@ vx_collider vx_collider_mesh(const vx_mesh *mesh)
     return c;
 }
 
+vx_collider vx_collider_compound(const vx_compound *compound)
+{
+    vx_collider c = collider_of_type(VX_SHAPE_COMPOUND);
+    c.compound = compound;
+    return c;
+}
+
 #define VX_DEFAULT_RESTITUTION 0.3f /* the reference pipeline's default: a mildly bouncy body */
 #define VX_DEFAULT_FRICTION 0.5f    /* common engine default for a Coulomb coefficient */
 

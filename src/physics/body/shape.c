@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/assert.h"
+#include "physics/body/compound.h"
 #include "physics/body/mesh.h"
 #include "voltex/rotation.h"
 
@@ -27,17 +28,26 @@ vx_vec3 vx_hull_vertex(const vx_hull *hull, size_t i)
     return vx_vec3_add(hull->frame.position, vx_quat_rotate(hull->frame.rotation, hull->vertices[i]));
 }
 
+/* The shape's body frame in its entity's frame; NULL for the identity. */
+static const vx_transform *frame_of(const vx_collider *c)
+{
+    if (c->type == VX_SHAPE_HULL) return &c->hull->frame;
+    if (c->type == VX_SHAPE_COMPOUND) return &c->compound->frame;
+    return NULL;
+}
+
 bool vx_shape_has_frame(const vx_collider *c)
 {
-    if (c->type != VX_SHAPE_HULL) return false;
-    const vx_transform *f = &c->hull->frame;
+    const vx_transform *f = frame_of(c);
+    if (!f) return false;
     return f->position.x != 0.0f || f->position.y != 0.0f || f->position.z != 0.0f || f->rotation.x != 0.0f ||
            f->rotation.y != 0.0f || f->rotation.z != 0.0f || f->rotation.w != 1.0f;
 }
 
 vx_transform vx_shape_frame(const vx_collider *c)
 {
-    if (c->type == VX_SHAPE_HULL) return c->hull->frame;
+    const vx_transform *f = frame_of(c);
+    if (f) return *f;
     vx_transform t = {vx_vec3_zero(), vx_quat_identity()};
     return t;
 }
@@ -45,7 +55,7 @@ vx_transform vx_shape_frame(const vx_collider *c)
 vx_transform vx_shape_pose(const vx_collider *c, const vx_transform *entity)
 {
     if (!vx_shape_has_frame(c)) return *entity;
-    const vx_transform *f = &c->hull->frame;
+    const vx_transform *f = frame_of(c);
     vx_transform t;
     t.position = vx_vec3_add(entity->position, vx_quat_rotate(entity->rotation, f->position));
     t.rotation = vx_quat_normalize(vx_quat_mul(entity->rotation, f->rotation));
@@ -55,7 +65,7 @@ vx_transform vx_shape_pose(const vx_collider *c, const vx_transform *entity)
 vx_transform vx_shape_entity_pose(const vx_collider *c, const vx_transform *body)
 {
     if (!vx_shape_has_frame(c)) return *body;
-    const vx_transform *f = &c->hull->frame;
+    const vx_transform *f = frame_of(c);
     vx_transform t;
     t.rotation = vx_quat_normalize(vx_quat_mul(body->rotation, vx_quat_conjugate(f->rotation)));
     t.position = vx_vec3_sub(body->position, vx_quat_rotate(t.rotation, f->position));
@@ -73,6 +83,7 @@ float vx_collider_volume(const vx_collider *c)
         return (float)(8.0 * (double)c->half_extents.x * (double)c->half_extents.y * (double)c->half_extents.z);
     case VX_SHAPE_CAPSULE: return (float)(sphere + VX_PI_D * r * r * 2.0 * (double)c->half_height);
     case VX_SHAPE_HULL: return c->hull->volume;
+    case VX_SHAPE_COMPOUND: return c->compound->volume;
     case VX_SHAPE_MESH:
     case VX_SHAPE_HEIGHTFIELD: /* surfaces: no volume */
     default: return 0.0f;
@@ -110,6 +121,8 @@ static vx_aabb hull_aabb(const vx_hull *h, vx_vec3 x, vx_quat q)
     return vx_aabb_new(vx_vec3_add(x, lo), vx_vec3_add(x, hi));
 }
 
+static vx_aabb compound_aabb(const vx_compound *c, vx_vec3 x, vx_quat q);
+
 vx_aabb vx_shape_aabb(const vx_collider *c, vx_vec3 position, vx_quat rotation)
 {
     switch (c->type) {
@@ -127,6 +140,7 @@ vx_aabb vx_shape_aabb(const vx_collider *c, vx_vec3 position, vx_quat rotation)
         return vx_aabb_from_center_half_extents(position, e);
     }
     case VX_SHAPE_HULL: return hull_aabb(c->hull, position, rotation);
+    case VX_SHAPE_COMPOUND: return compound_aabb(c->compound, position, rotation);
     case VX_SHAPE_MESH:
     case VX_SHAPE_HEIGHTFIELD: {
         /* the bounds of the rotated bounds */
@@ -140,6 +154,19 @@ vx_aabb vx_shape_aabb(const vx_collider *c, vx_vec3 position, vx_quat rotation)
         /* A sphere's bounds do not depend on its rotation. */
         return vx_aabb_from_center_half_extents(position, vx_vec3_make(c->radius, c->radius, c->radius));
     }
+}
+
+/* The union of the parts' bounds. */
+static vx_aabb compound_aabb(const vx_compound *c, vx_vec3 x, vx_quat q)
+{
+    vx_transform body = {x, q};
+    vx_aabb box = vx_aabb_new(vx_vec3_zero(), vx_vec3_zero());
+    for (uint32_t i = 0; i < c->part_count; i++) {
+        vx_transform t = vx_compound_part_pose(c, i, &body);
+        vx_aabb part = vx_shape_aabb(&c->parts[i].shape, t.position, t.rotation);
+        box = i == 0 ? part : vx_aabb_merged(box, part);
+    }
+    return box;
 }
 
 vx_aabb vx_collider_aabb(const vx_collider *c, vx_vec3 position, vx_quat rotation)
@@ -161,6 +188,12 @@ vx_vec3 vx_shape_inertia(const vx_collider *c, float mass)
         return vx_vec3_make((float)(density * h->inertia.m[0][0]), (float)(density * h->inertia.m[1][1]),
                             (float)(density * h->inertia.m[2][2]));
     }
+    case VX_SHAPE_COMPOUND: {
+        const vx_compound *k = c->compound;
+        double density = (double)mass / (double)k->volume;
+        return vx_vec3_make((float)(density * k->inertia.x), (float)(density * k->inertia.y),
+                            (float)(density * k->inertia.z));
+    }
     case VX_SHAPE_MESH:
     case VX_SHAPE_HEIGHTFIELD: return vx_vec3_zero(); /* never dynamic */
     case VX_SHAPE_SPHERE:
@@ -174,6 +207,7 @@ float vx_shape_sweep_radius(const vx_collider *c)
     case VX_SHAPE_BOX: return vx_vec3_length(c->half_extents);
     case VX_SHAPE_CAPSULE: return c->half_height;
     case VX_SHAPE_HULL: return c->hull->outer_radius;
+    case VX_SHAPE_COMPOUND: return c->compound->outer_radius;
     case VX_SHAPE_MESH:
     case VX_SHAPE_HEIGHTFIELD: return c->mesh->outer_radius;
     case VX_SHAPE_SPHERE:
@@ -186,6 +220,7 @@ float vx_shape_inner_radius(const vx_collider *c)
     switch (c->type) {
     case VX_SHAPE_BOX: return fminf(c->half_extents.x, fminf(c->half_extents.y, c->half_extents.z));
     case VX_SHAPE_HULL: return c->hull->inner_radius;
+    case VX_SHAPE_COMPOUND: return c->compound->inner_radius;
     case VX_SHAPE_MESH:
     case VX_SHAPE_HEIGHTFIELD: return 0.0f; /* a surface: any depth can flip the normal */
     case VX_SHAPE_CAPSULE:

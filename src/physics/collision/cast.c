@@ -271,6 +271,8 @@ bool vx_ray_cast_shape(const vx_collider *shape, const vx_transform *pose, vx_ve
                        float max_distance, vx_cast_hit *hit)
 {
     if (shape->type == VX_SHAPE_HULL) return vx_ray_cast_hull(shape->hull, pose, origin, direction, max_distance, hit);
+    if (shape->type == VX_SHAPE_COMPOUND)
+        return vx_cast_compound(shape->compound, pose, origin, 0.0f, false, direction, max_distance, hit);
     if (shape->type == VX_SHAPE_MESH || shape->type == VX_SHAPE_HEIGHTFIELD)
         return vx_ray_cast_mesh(shape->mesh, pose, origin, direction, max_distance, hit);
     return cast_shape(shape, pose, origin, 0.0, direction, max_distance, hit);
@@ -283,6 +285,8 @@ bool vx_sphere_cast_shape(const vx_collider *shape, const vx_transform *pose, vx
     if (!(radius >= 0.0f)) return false;
     if (shape->type == VX_SHAPE_HULL)
         return vx_sphere_cast_hull(shape->hull, pose, origin, radius, direction, max_distance, hit);
+    if (shape->type == VX_SHAPE_COMPOUND)
+        return vx_cast_compound(shape->compound, pose, origin, radius, true, direction, max_distance, hit);
     if (shape->type == VX_SHAPE_MESH || shape->type == VX_SHAPE_HEIGHTFIELD)
         return vx_sphere_cast_mesh(shape->mesh, pose, origin, radius, direction, max_distance, hit);
     return cast_shape(shape, pose, origin, (double)radius, direction, max_distance, hit);

@@ -61,4 +61,10 @@ bool vx_ray_cast_mesh(const vx_mesh *mesh, const vx_transform *pose, vx_vec3 ori
 bool vx_sphere_cast_mesh(const vx_mesh *mesh, const vx_transform *pose, vx_vec3 origin, float radius,
                          vx_vec3 direction, float max_distance, vx_cast_hit *hit);
 
+/* The same against a compound placed at pose (cast_compound.c): the
+ * nearest hit of its parts, of equal distances the lowest part's; a ray
+ * (sphere false) or a sphere cast of radius. */
+bool vx_cast_compound(const vx_compound *compound, const vx_transform *pose, vx_vec3 origin, float radius,
+                      bool sphere, vx_vec3 direction, float max_distance, vx_cast_hit *hit);
+
 #endif

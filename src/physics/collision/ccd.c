@@ -7,6 +7,7 @@
 
 #include <math.h>
 
+#include "physics/body/compound.h"
 #include "physics/body/shape.h"
 #include "physics/collision/collide_mesh.h"
 #include "physics/collision/collide_shapes.h"
@@ -67,6 +68,7 @@ static vx_toi_body sweep_body(const vx_body_set *bodies, uint32_t i)
     s.w = bodies->velocity[i].w;
     s.sweep_radius = bodies->info[i].sweep_radius;
     s.inset = 0.0f;
+    s.part = NULL;
     return s;
 }
 
@@ -142,9 +144,11 @@ bool vx_ccd_confirm(const vx_body_set *bodies, uint32_t a, uint32_t b, float spe
     float t_hit = 0.0f;
     if (!vx_time_of_impact(&sa, &sb, h, VX_CCD_TOUCH_DISTANCE, &t_hit)) return false;
     bool fast = h * closing_speed(bodies, a, b) > sanitize_distance(speculative_distance);
-    /* a mesh's manifolds are the triangles' merged: kept as found */
-    bool mesh = vx_collider_is_mesh(&ia->collider) || vx_collider_is_mesh(&ib->collider);
-    if (t_hit > 0.0f && fast && is_dynamic(ia) != is_dynamic(ib) && !mesh)
+    /* a mesh's manifolds are the triangles' merged, a compound's one per
+     * pair of parts: kept as found */
+    bool several = vx_collider_is_mesh(&ia->collider) || vx_collider_is_mesh(&ib->collider) ||
+                   vx_collider_is_compound(&ia->collider) || vx_collider_is_compound(&ib->collider);
+    if (t_hit > 0.0f && fast && is_dynamic(ia) != is_dynamic(ib) && !several)
         use_impact_manifold(&sa, &sb, is_dynamic(ia), t_hit, margin, m);
     return true;
 }

@@ -6,6 +6,7 @@
 
 #include "common/array.h"
 #include "common/parallel.h"
+#include "physics/body/compound.h"
 #include "physics/body/hull.h"
 #include "physics/body/shape.h"
 #include "physics/collision/ccd.h"
@@ -98,6 +99,7 @@ static vx_toi_body start_of(const vx_body_set *bodies, uint32_t i, float h, cons
     s.q = turned(pose->q, vx_vec3_scale(s.w, 0.0f - h));
     s.sweep_radius = bodies->info[i].sweep_radius;
     s.inset = 0.0f;
+    s.part = NULL;
     return s;
 }
 
@@ -124,6 +126,8 @@ static float core_impact_with(const vx_body_set *bodies, uint32_t d, uint32_t o,
     vx_collider core = id->collider;
     if (core.type == VX_SHAPE_HULL) /* a hull's core: its support moved in (never below half its size) */
         sd.inset = fminf(inset, 0.5f * core.hull->inner_radius);
+    else if (core.type == VX_SHAPE_COMPOUND) /* each part's support, by the thinnest part's half at most */
+        sd.inset = fminf(inset, 0.5f * core.compound->inner_radius);
     else
         core = core_of(&id->collider, inset);
     sd.shape = &core;

@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "common/assert.h"
+#include "physics/body/compound.h"
 #include "physics/body/mesh.h"
 #include "physics/body/shape.h"
 #include "physics/body/triangle_hull.h"
@@ -109,6 +110,7 @@ float vx_collide_shape_reach(const vx_collider *c)
     case VX_SHAPE_BOX: return vx_vec3_length(c->half_extents);
     case VX_SHAPE_CAPSULE: return c->half_height + c->radius;
     case VX_SHAPE_HULL: return c->hull->outer_radius;
+    case VX_SHAPE_COMPOUND: return c->compound->outer_radius;
     case VX_SHAPE_MESH:
     case VX_SHAPE_HEIGHTFIELD:
     default: return c->mesh ? c->mesh->outer_radius : 0.0f;

@@ -2,7 +2,9 @@
 #include "physics/collision/collide_shapes.h"
 
 #include "common/assert.h"
+#include "physics/body/compound.h"
 #include "physics/body/hull.h"
+#include "physics/collision/collide_compound.h"
 #include "physics/collision/collide_internal.h"
 #include "physics/collision/collide_mesh.h"
 
@@ -119,12 +121,32 @@ static bool collide_mesh_deepest(const vx_collider *a, const vx_transform *ta, c
 bool vx_collide_shapes(const vx_collider *a, const vx_transform *ta, const vx_collider *b, const vx_transform *tb,
                        float margin, vx_manifold *out)
 {
+    if (vx_collider_is_compound(a) || vx_collider_is_compound(b))
+        return vx_collide_compound_deepest(a, ta, b, tb, margin, out);
     if (vx_collider_is_mesh(a) || vx_collider_is_mesh(b)) return collide_mesh_deepest(a, ta, b, tb, margin, out);
     VX_ASSERT((unsigned)a->type < SHAPE_TYPES && (unsigned)b->type < SHAPE_TYPES);
     const pair_entry *e = &pairs[a->type][b->type];
     bool hit = e->swapped ? e->fn(b, tb, a, ta, margin, out) : e->fn(a, ta, b, tb, margin, out);
     if (!hit || out->count <= 0) return false;
     if (e->swapped) vx_manifold_flip(out);
+    return true;
+}
+
+/* The table's manifold, and for a capsule on a box the point of its other
+ * end, added with the capsule as A. */
+bool vx_collide_convex_pair(const vx_collider *ca, const vx_transform *ta, const vx_collider *cb,
+                            const vx_transform *tb, float margin, vx_hull_axis *axis, vx_manifold *m)
+{
+    bool hit = axis ? vx_collide_shapes_axis(ca, ta, cb, tb, margin, axis, m)
+                    : vx_collide_shapes(ca, ta, cb, tb, margin, m);
+    if (!hit) return false;
+    if (ca->type == VX_SHAPE_CAPSULE && cb->type == VX_SHAPE_BOX) {
+        vx_collide_capsule_box_far_end(ca, ta, cb, tb, margin, m);
+    } else if (ca->type == VX_SHAPE_BOX && cb->type == VX_SHAPE_CAPSULE) {
+        vx_manifold_flip(m); /* exact: negation and swaps */
+        vx_collide_capsule_box_far_end(cb, tb, ca, ta, margin, m);
+        vx_manifold_flip(m);
+    }
     return true;
 }
 

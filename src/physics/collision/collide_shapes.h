@@ -14,12 +14,19 @@
 
 /* Shape a placed at ta against shape b at tb: true and *out filled (normal
  * from A to B, count >= 1) when they are closer than margin, as the
- * functions of collide.h. */
+ * functions of collide.h. With a mesh or a compound: the deepest of the
+ * pair's manifolds. */
 typedef bool (*vx_collide_fn)(const vx_collider *a, const vx_transform *ta, const vx_collider *b,
                               const vx_transform *tb, float margin, vx_manifold *out);
 
 bool vx_collide_shapes(const vx_collider *a, const vx_transform *ta, const vx_collider *b, const vx_transform *tb,
                        float margin, vx_manifold *out);
+
+/* A pair of convex shapes as the step meets them: vx_collide_shapes_axis
+ * (axis NULL: vx_collide_shapes), and for a capsule on a box the point of
+ * its other end (vx_collide_capsule_box_far_end). */
+bool vx_collide_convex_pair(const vx_collider *a, const vx_transform *ta, const vx_collider *b,
+                            const vx_transform *tb, float margin, vx_hull_axis *axis, vx_manifold *out);
 
 /* Whether the pair is one of hulls (hull-hull, hull-box, box-hull), whose
  * narrow phase can start from a kept axis. */

@@ -20,8 +20,10 @@
 #include "common/array.h"
 #include "common/assert.h"
 #include "common/parallel.h"
+#include "physics/body/compound.h"
 #include "physics/body/shape.h"
 #include "physics/collision/ccd.h"
+#include "physics/collision/collide_compound.h"
 #include "physics/collision/collide_internal.h"
 #include "physics/collision/collide_mesh.h"
 #include "physics/collision/collide_shapes.h"
@@ -41,6 +43,7 @@ void vx_narrow_phase_free(vx_narrow_phase *d)
     free(d->axes_spare.items);
     free(d->axis_next);
     free(d->mesh_slot);
+    free(d->mesh_first);
     free(d->mesh_items);
     free(d->mesh_counts);
     free(d->spare_items);
@@ -79,25 +82,6 @@ static vx_transform pose_transform(const vx_body_pose *p)
     return t;
 }
 
-/* The narrow phase of shapes ca (of A) and cb (of B), normal from A to B:
- * the table's manifold (collide_shapes.h), and for a capsule on a box the
- * point of its other end, added with the capsule as A. */
-static bool collide_pair(const vx_collider *ca, const vx_transform *ta, const vx_collider *cb, const vx_transform *tb,
-                         float margin, vx_hull_axis *axis, vx_manifold *m)
-{
-    bool hit = axis ? vx_collide_shapes_axis(ca, ta, cb, tb, margin, axis, m)
-                    : vx_collide_shapes(ca, ta, cb, tb, margin, m);
-    if (!hit) return false;
-    if (ca->type == VX_SHAPE_CAPSULE && cb->type == VX_SHAPE_BOX) {
-        vx_collide_capsule_box_far_end(ca, ta, cb, tb, margin, m);
-    } else if (ca->type == VX_SHAPE_BOX && cb->type == VX_SHAPE_CAPSULE) {
-        vx_manifold_flip(m); /* exact: negation and swaps */
-        vx_collide_capsule_box_far_end(cb, tb, ca, ta, margin, m);
-        vx_manifold_flip(m);
-    }
-    return true;
-}
-
 /* vx_narrow_phase_pair with the pair's kept hull axis (NULL: none kept). */
 static bool narrow_pair(const vx_body_set *bodies, uint32_t a, uint32_t b, float speculative_distance, float h,
                         vx_hull_axis *axis, vx_pair_manifold *out)
@@ -110,7 +94,7 @@ static bool narrow_pair(const vx_body_set *bodies, uint32_t a, uint32_t b, float
     memset(out, 0, sizeof *out);
     vx_transform ta = pose_transform(&bodies->pose[a]);
     vx_transform tb = pose_transform(&bodies->pose[b]);
-    if (!collide_pair(&ia->collider, &ta, &ib->collider, &tb, margin, axis, &out->manifold)) return false;
+    if (!vx_collide_convex_pair(&ia->collider, &ta, &ib->collider, &tb, margin, axis, &out->manifold)) return false;
     /* a ghost (the sweep misses) is dropped; a fast impact gets its own manifold */
     if (!vx_ccd_confirm(bodies, a, b, speculative_distance, h, margin, &out->manifold)) return false;
     vx_manifold_sort_by_feature(&out->manifold); /* the cache is matched by a merge */
@@ -120,34 +104,35 @@ static bool narrow_pair(const vx_body_set *bodies, uint32_t a, uint32_t b, float
     return true;
 }
 
-/* Whether the pair is a body and a mesh. */
-static bool mesh_pair(const vx_body_set *bodies, uint32_t a, uint32_t b)
+/* Whether the pair has several manifolds: a body and a mesh, or a compound. */
+static bool multi_pair(const vx_body_set *bodies, uint32_t a, uint32_t b)
 {
-    return vx_collider_is_mesh(&bodies->info[a].collider) || vx_collider_is_mesh(&bodies->info[b].collider);
+    const vx_collider *ca = &bodies->info[a].collider, *cb = &bodies->info[b].collider;
+    return vx_collider_is_mesh(ca) || vx_collider_is_mesh(cb) || vx_collider_is_compound(ca) ||
+           vx_collider_is_compound(cb);
 }
 
-/* The manifolds of a body and a mesh (collide_mesh.h) into out, in part
- * order, each confirmed as narrow_pair confirms one; their number. A mesh
- * meets no mesh, and a mesh on a dynamic body (never made by the world)
- * meets nothing. */
-static int narrow_mesh_pair(const vx_body_set *bodies, uint32_t a, uint32_t b, float speculative_distance, float h,
-                            vx_pair_manifold *out)
+/* How many manifolds a pair of multi_pair can have. */
+static uint32_t multi_capacity(const vx_body_set *bodies, uint32_t a, uint32_t b)
+{
+    const vx_collider *ca = &bodies->info[a].collider, *cb = &bodies->info[b].collider;
+    if (vx_collider_is_compound(ca) || vx_collider_is_compound(cb))
+        return (uint32_t)vx_compound_pair_capacity(ca, cb);
+    return VX_MESH_MAX_MANIFOLDS;
+}
+
+/* Each manifold found of the pair confirmed as narrow_pair confirms one,
+ * into out; how many are kept. */
+static int confirm_found(const vx_body_set *bodies, uint32_t a, uint32_t b, float speculative_distance, float h,
+                         float margin, const vx_mesh_manifold *found, int n, bool flip, vx_pair_manifold *out)
 {
     const vx_body_info *ia = &bodies->info[a], *ib = &bodies->info[b];
-    bool mesh_is_b = vx_collider_is_mesh(&ib->collider);
-    const vx_body_info *im = mesh_is_b ? ib : ia, *ic = mesh_is_b ? ia : ib;
-    if (vx_collider_is_mesh(&ic->collider) || im->motion == VX_MOTION_DYNAMIC) return 0;
-    float margin = vx_ccd_pair_margin(bodies, a, b, speculative_distance, h);
-    uint32_t m = mesh_is_b ? b : a, c = mesh_is_b ? a : b;
-    vx_transform tm = pose_transform(&bodies->pose[m]), tc = pose_transform(&bodies->pose[c]);
-    vx_mesh_manifold found[VX_MESH_MAX_MANIFOLDS];
-    int n = vx_collide_mesh(&im->collider, &tm, &ic->collider, &tc, margin, found);
     int kept = 0;
     for (int i = 0; i < n; i++) {
         vx_pair_manifold *o = &out[kept];
         memset(o, 0, sizeof *o);
         o->manifold = found[i].manifold;
-        if (mesh_is_b) vx_manifold_flip(&o->manifold); /* normal from a to b */
+        if (flip) vx_manifold_flip(&o->manifold); /* normal from a to b */
         if (!vx_ccd_confirm(bodies, a, b, speculative_distance, h, margin, &o->manifold)) continue;
         o->a = a;
         o->b = b;
@@ -158,12 +143,39 @@ static int narrow_mesh_pair(const vx_body_set *bodies, uint32_t a, uint32_t b, f
     return kept;
 }
 
+/* The manifolds of a pair of multi_pair into out (room for
+ * multi_capacity), in part order; their number. A mesh meets no mesh, and
+ * a mesh on a dynamic body (never made by the world) meets nothing. */
+static int narrow_multi_pair(const vx_body_set *bodies, uint32_t a, uint32_t b, float speculative_distance, float h,
+                             vx_pair_manifold *out)
+{
+    const vx_body_info *ia = &bodies->info[a], *ib = &bodies->info[b];
+    float margin = vx_ccd_pair_margin(bodies, a, b, speculative_distance, h);
+    vx_transform ta = pose_transform(&bodies->pose[a]), tb = pose_transform(&bodies->pose[b]);
+    if (vx_collider_is_compound(&ia->collider) || vx_collider_is_compound(&ib->collider)) {
+        if ((vx_collider_is_mesh(&ia->collider) && ia->motion == VX_MOTION_DYNAMIC) ||
+            (vx_collider_is_mesh(&ib->collider) && ib->motion == VX_MOTION_DYNAMIC))
+            return 0;
+        vx_mesh_manifold found[VX_COMPOUND_MAX_MANIFOLDS];
+        int n = vx_collide_compound(&ia->collider, &ta, &ib->collider, &tb, margin,
+                                    (int)multi_capacity(bodies, a, b), found);
+        return confirm_found(bodies, a, b, speculative_distance, h, margin, found, n, false, out);
+    }
+    bool mesh_is_b = vx_collider_is_mesh(&ib->collider);
+    const vx_body_info *im = mesh_is_b ? ib : ia, *ic = mesh_is_b ? ia : ib;
+    if (vx_collider_is_mesh(&ic->collider) || im->motion == VX_MOTION_DYNAMIC) return 0;
+    vx_mesh_manifold found[VX_MESH_MAX_MANIFOLDS];
+    int n = mesh_is_b ? vx_collide_mesh(&ib->collider, &tb, &ia->collider, &ta, margin, found)
+                      : vx_collide_mesh(&ia->collider, &ta, &ib->collider, &tb, margin, found);
+    return confirm_found(bodies, a, b, speculative_distance, h, margin, found, n, mesh_is_b, out);
+}
+
 bool vx_narrow_phase_pair(const vx_body_set *bodies, uint32_t a, uint32_t b, float speculative_distance,
                              float h, vx_pair_manifold *out)
 {
-    if (!mesh_pair(bodies, a, b)) return narrow_pair(bodies, a, b, speculative_distance, h, NULL, out);
-    vx_pair_manifold found[VX_MESH_MAX_MANIFOLDS];
-    if (narrow_mesh_pair(bodies, a, b, speculative_distance, h, found) == 0) return false;
+    if (!multi_pair(bodies, a, b)) return narrow_pair(bodies, a, b, speculative_distance, h, NULL, out);
+    vx_pair_manifold found[VX_COMPOUND_MAX_MANIFOLDS];
+    if (narrow_multi_pair(bodies, a, b, speculative_distance, h, found) == 0) return false;
     *out = found[0];
     return true;
 }
@@ -221,8 +233,7 @@ static void detect_one(detect_job *job, size_t p, size_t *cursor, size_t *axis_c
     }
     uint32_t slot = d->mesh_slot[p];
     if (slot != UINT32_MAX) {
-        int n = narrow_mesh_pair(bodies, a, b, job->speculative_distance, job->h,
-                                 &d->mesh_items[(size_t)slot * VX_MESH_MAX_MANIFOLDS]);
+        int n = narrow_multi_pair(bodies, a, b, job->speculative_distance, job->h, &d->mesh_items[d->mesh_first[slot]]);
         d->mesh_counts[slot] = (uint8_t)n;
         d->hit[p] = n > 0;
         return;
@@ -288,13 +299,21 @@ vx_status vx_narrow_phase_detect(vx_narrow_phase *d, const vx_body_set *bodies, 
         VX_ARRAY_RESERVE(st, d->spare, pairs->count, 16u);
     }
     VX_RESERVE(st, d->mesh_slot, d->mesh_slot_capacity, pairs->count, 16u);
+    VX_RESERVE(st, d->mesh_first, d->mesh_first_capacity, pairs->count + 1u, 16u);
     if (st != VX_OK) return st;
     uint32_t meshes = 0;
-    for (size_t p = 0; p < pairs->count; p++)
-        d->mesh_slot[p] = mesh_pair(bodies, pairs->items[p].a, pairs->items[p].b) ? meshes++ : UINT32_MAX;
-    VX_RESERVE(st, d->mesh_items, d->mesh_item_capacity, (size_t)meshes * VX_MESH_MAX_MANIFOLDS, 16u);
+    size_t room = 0; /* the multi pairs' manifolds at most */
+    for (size_t p = 0; p < pairs->count; p++) {
+        uint32_t a = pairs->items[p].a, b = pairs->items[p].b;
+        d->mesh_slot[p] = UINT32_MAX;
+        if (!multi_pair(bodies, a, b)) continue;
+        d->mesh_first[meshes] = room;
+        d->mesh_slot[p] = meshes++;
+        room += multi_capacity(bodies, a, b);
+    }
+    VX_RESERVE(st, d->mesh_items, d->mesh_item_capacity, room, 16u);
     VX_RESERVE(st, d->mesh_counts, d->mesh_count_capacity, meshes, 16u);
-    if (meshes > 0) VX_RESERVE(st, d->spare_items, d->spare_capacity, pairs->count + (size_t)meshes * VX_MESH_MAX_MANIFOLDS, 16u);
+    if (meshes > 0) VX_RESERVE(st, d->spare_items, d->spare_capacity, pairs->count + room, 16u);
     if (st != VX_OK) return st;
     if (!reuse) d->memos.count = 0;
     detect_job job = {d, bodies, pairs, speculative_distance, h, reuse};
@@ -314,8 +333,8 @@ vx_status vx_narrow_phase_detect(vx_narrow_phase *d, const vx_body_set *bodies, 
         if (!d->hit[p]) continue;
         uint32_t slot = d->mesh_slot[p];
         if (slot != UINT32_MAX) {
-            for (int i = 0; i < d->mesh_counts[slot]; i++)
-                dst[d->count++] = d->mesh_items[(size_t)slot * VX_MESH_MAX_MANIFOLDS + (size_t)i];
+            const vx_pair_manifold *found = &d->mesh_items[d->mesh_first[slot]];
+            for (int i = 0; i < d->mesh_counts[slot]; i++) dst[d->count++] = found[i];
             continue;
         }
         if (d->memo_state[p] == MEMO_NEW) d->spare.items[kept++] = d->memo_next[p];

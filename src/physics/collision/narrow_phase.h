@@ -21,8 +21,9 @@
 /* One touching (or speculative) manifold of a pair: a is the body with the
  * lower entity index, the manifold's normal points from a to b and its
  * points are sorted by feature id. A pair of convex shapes has one, part 0;
- * a body on a mesh or heightfield one per contact normal, in increasing
- * part order (collide_mesh.h). */
+ * a body on a mesh or heightfield one per contact normal, a pair with a
+ * compound one per touching pair of parts, in increasing part order
+ * (collide_mesh.h, collide_compound.h). */
 typedef struct {
     uint32_t a;  /* body slots in vx_body_set */
     uint32_t b;
@@ -72,12 +73,16 @@ typedef struct {
     vx_hull_axis *axis_next;
     size_t axis_next_capacity;
     /* pairs of a body and a mesh (collide_mesh.h) have up to
-     * VX_MESH_MAX_MANIFOLDS manifolds: scratch, per broad-phase pair, its
-     * place among the mesh pairs (UINT32_MAX: none), and per mesh pair its
-     * manifolds and their number; the result is gathered in spare_items,
-     * which then trades places with items */
+     * VX_MESH_MAX_MANIFOLDS manifolds, pairs with a compound up to
+     * vx_compound_pair_capacity (collide_compound.h): scratch, per
+     * broad-phase pair, its place among these pairs (UINT32_MAX: none), and
+     * per such pair where its manifolds start in mesh_items and their
+     * number; the result is gathered in spare_items, which then trades
+     * places with items */
     uint32_t *mesh_slot;
     size_t mesh_slot_capacity;
+    size_t *mesh_first;
+    size_t mesh_first_capacity;
     vx_pair_manifold *mesh_items;
     size_t mesh_item_capacity;
     uint8_t *mesh_counts;

@@ -15,6 +15,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "common/assert.h"
+#include "physics/body/compound.h"
 #include "physics/body/hull.h"
 #include "physics/body/shape.h"
 #include "physics/collision/collide_mesh.h"
@@ -34,11 +36,30 @@ vx_transform vx_toi_body_pose(const vx_toi_body *body, float t)
     return pose;
 }
 
+vx_transform vx_toi_shape_pose(const vx_toi_body *body, float t)
+{
+    vx_transform pose = vx_toi_body_pose(body, t);
+    if (!body->part) return pose;
+    vx_transform shape;
+    shape.position = vx_vec3_add(pose.position, vx_quat_rotate(pose.rotation, body->part->position));
+    shape.rotation = vx_quat_normalize(vx_quat_mul(pose.rotation, body->part->rotation));
+    return shape;
+}
+
 /* max over the shape of dir . p (dir unit). */
 static float support(const vx_collider *c, const vx_transform *t, vx_vec3 dir)
 {
     float centre = vx_vec3_dot(dir, t->position);
     switch (c->type) {
+    case VX_SHAPE_COMPOUND: {
+        float best = 0.0f;
+        for (uint32_t i = 0; i < c->compound->part_count; i++) {
+            vx_transform part = vx_compound_part_pose(c->compound, i, t);
+            float s = support(&c->compound->parts[i].shape, &part, dir);
+            if (i == 0 || s > best) best = s;
+        }
+        return best;
+    }
     case VX_SHAPE_BOX: {
         vx_vec3 local = vx_quat_rotate(vx_quat_conjugate(t->rotation), dir);
         return centre + fabsf(local.x) * c->half_extents.x + fabsf(local.y) * c->half_extents.y +
@@ -94,7 +115,7 @@ static bool mesh_time_of_impact(const vx_toi_body *a, const vx_toi_body *b, floa
     bool mesh_is_a = vx_collider_is_mesh(a->shape);
     const vx_toi_body *m = mesh_is_a ? a : b, *c = mesh_is_a ? b : a;
     if (vx_collider_is_mesh(c->shape)) return false; /* meshes meet no meshes */
-    vx_transform c0 = vx_toi_body_pose(c, 0.0f), c1 = vx_toi_body_pose(c, t_max), m0 = vx_toi_body_pose(m, 0.0f);
+    vx_transform c0 = vx_toi_shape_pose(c, 0.0f), c1 = vx_toi_shape_pose(c, t_max), m0 = vx_toi_shape_pose(m, 0.0f);
     /* the body's path, grown by what its turn, the mesh's motion and the
      * tolerance can add */
     float reach = vx_collide_shape_reach(c->shape);
@@ -118,8 +139,44 @@ static bool mesh_time_of_impact(const vx_toi_body *a, const vx_toi_body *b, floa
     return s.hit;
 }
 
+/* A body of a compound: the earliest impact of any of its parts, each
+ * swept with the body's motion (and sweep radius). */
+static bool compound_time_of_impact(const vx_toi_body *a, const vx_toi_body *b, float t_max, float tolerance,
+                                    float *t_hit)
+{
+    const vx_compound *ca = vx_collider_is_compound(a->shape) ? a->shape->compound : NULL;
+    const vx_compound *cb = vx_collider_is_compound(b->shape) ? b->shape->compound : NULL;
+    VX_ASSERT((!ca || !a->part) && (!cb || !b->part));
+    uint32_t na = ca ? ca->part_count : 1u, nb = cb ? cb->part_count : 1u;
+    bool hit = false;
+    float best = t_max;
+    for (uint32_t i = 0; i < na; i++) {
+        vx_toi_body pa = *a;
+        if (ca) {
+            pa.shape = &ca->parts[i].shape;
+            pa.part = &ca->parts[i].pose;
+        }
+        for (uint32_t j = 0; j < nb; j++) {
+            vx_toi_body pb = *b;
+            if (cb) {
+                pb.shape = &cb->parts[j].shape;
+                pb.part = &cb->parts[j].pose;
+            }
+            float t = 0.0f;
+            if (vx_time_of_impact(&pa, &pb, best, tolerance, &t) && (!hit || t < best)) {
+                hit = true;
+                best = t;
+            }
+        }
+    }
+    if (hit) *t_hit = best;
+    return hit;
+}
+
 bool vx_time_of_impact(const vx_toi_body *a, const vx_toi_body *b, float t_max, float tolerance, float *t_hit)
 {
+    if (vx_collider_is_compound(a->shape) || vx_collider_is_compound(b->shape))
+        return compound_time_of_impact(a, b, t_max, tolerance, t_hit);
     if (vx_collider_is_mesh(a->shape) || vx_collider_is_mesh(b->shape))
         return mesh_time_of_impact(a, b, t_max, tolerance, t_hit);
     vx_vec3 dv = vx_vec3_sub(a->v, b->v);
@@ -129,8 +186,8 @@ bool vx_time_of_impact(const vx_toi_body *a, const vx_toi_body *b, float t_max, 
     float inset = a->inset + b->inset; /* the cores' gap is the shapes' plus this */
     float t = 0.0f;
     for (int it = 0; it < VX_TOI_MAX_ITERATIONS; it++) {
-        vx_transform ta = vx_toi_body_pose(a, t);
-        vx_transform tb = vx_toi_body_pose(b, t);
+        vx_transform ta = vx_toi_shape_pose(a, t);
+        vx_transform tb = vx_toi_shape_pose(b, t);
         /* Farther apart than what can close in the time left: no impact. */
         float reach = tolerance + closing * (t_max - t) + inset;
         vx_manifold m;

@@ -26,6 +26,7 @@ typedef struct {
     vx_vec3 w;          /* rad/s, world */
     float sweep_radius; /* m: the farthest surface point from x (0 for a sphere) */
     float inset;        /* m: the shape moved in by this on every side (a hull's core; 0: the shape) */
+    const vx_transform *part; /* the shape's pose in the body's frame (a compound's part); NULL: none */
 } vx_toi_body;
 
 /* At most this many advancement steps; a sweep still undecided then counts
@@ -42,6 +43,9 @@ bool vx_time_of_impact(const vx_toi_body *a, const vx_toi_body *b, float t_max, 
 
 /* The pose of a sweep's body at time t: x + v t, and q turned by w t. */
 vx_transform vx_toi_body_pose(const vx_toi_body *body, float t);
+
+/* The pose of its shape at time t: the body's times its part's. */
+vx_transform vx_toi_shape_pose(const vx_toi_body *body, float t);
 
 /* The gap between the shapes along the unit direction n (from A to B):
  * min over B of n.p minus max over A of n.p; never more than their

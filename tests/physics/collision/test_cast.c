@@ -160,7 +160,8 @@ static double sdf_local(const vx_collider *c, dv p)
     switch (c->type) {
     case VX_SHAPE_HULL: /* hulls: test_cast_hull.c */
     case VX_SHAPE_MESH: /* meshes and heightfields: test_cast_mesh.c */
-    case VX_SHAPE_HEIGHTFIELD: break;
+    case VX_SHAPE_HEIGHTFIELD:
+    case VX_SHAPE_COMPOUND: break; /* compounds: test_compound.c */
     case VX_SHAPE_SPHERE: return dlen(p) - c->radius;
     case VX_SHAPE_CAPSULE: {
         double y = dclamp(p.y, -(double)c->half_height, c->half_height);
@@ -182,7 +183,8 @@ static dv closest_local(const vx_collider *c, dv p)
     switch (c->type) {
     case VX_SHAPE_HULL: /* hulls: test_cast_hull.c */
     case VX_SHAPE_MESH: /* meshes and heightfields: test_cast_mesh.c */
-    case VX_SHAPE_HEIGHTFIELD: break;
+    case VX_SHAPE_HEIGHTFIELD:
+    case VX_SHAPE_COMPOUND: break; /* compounds: test_compound.c */
     case VX_SHAPE_SPHERE: return dscale(p, c->radius / dlen(p));
     case VX_SHAPE_CAPSULE: {
         dv s = dv3(0.0, dclamp(p.y, -(double)c->half_height, c->half_height), 0.0);
@@ -274,7 +276,8 @@ static vx_collider random_shape(vx_test_rng *rng, vx_shape_type type)
     switch (type) {
     case VX_SHAPE_HULL: /* hulls: test_cast_hull.c */
     case VX_SHAPE_MESH: /* meshes and heightfields: test_cast_mesh.c */
-    case VX_SHAPE_HEIGHTFIELD: break;
+    case VX_SHAPE_HEIGHTFIELD:
+    case VX_SHAPE_COMPOUND: break; /* compounds: test_compound.c */
     case VX_SHAPE_SPHERE: return vx_collider_sphere(vx_test_rng_range(rng, 0.2f, 3.0f));
     case VX_SHAPE_BOX: return vx_collider_box(vx_test_rng_vec3(rng, 0.1f, 3.0f));
     case VX_SHAPE_CAPSULE: {
@@ -301,7 +304,8 @@ static float bounding_radius(const vx_collider *c)
     switch (c->type) {
     case VX_SHAPE_HULL: /* hulls: test_cast_hull.c */
     case VX_SHAPE_MESH: /* meshes and heightfields: test_cast_mesh.c */
-    case VX_SHAPE_HEIGHTFIELD: break;
+    case VX_SHAPE_HEIGHTFIELD:
+    case VX_SHAPE_COMPOUND: break; /* compounds: test_compound.c */
     case VX_SHAPE_SPHERE: return c->radius;
     case VX_SHAPE_BOX: return vx_vec3_length(c->half_extents);
     case VX_SHAPE_CAPSULE: return c->radius + c->half_height;

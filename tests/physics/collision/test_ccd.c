@@ -800,6 +800,7 @@ static vx_toi_body toi_body(const vx_collider *c, vx_vec3 x, vx_vec3 v, vx_vec3 
     b.w = w;
     b.sweep_radius = sweep_radius;
     b.inset = 0.0f;
+    b.part = NULL;
     return b;
 }
 
