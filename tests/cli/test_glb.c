@@ -198,7 +198,7 @@ static long glb_run_kb(const char *scene, const char *steps)
 
 /* Ten times the steps (28 MB more poses to write) take no more memory: the
  * samples wait in a temporary file, not in memory. */
-Test(glb, memory_does_not_grow_with_the_steps, .timeout = 240)
+Test(glb, memory_does_not_grow_with_the_steps)
 {
     char text[32768];
     size_t n = (size_t)snprintf(text, sizeof text, "{\"name\":\"grid\",\"entities\":[");
