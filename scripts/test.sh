@@ -9,6 +9,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/setup.sh"
 
 vx_install "${VX_BUILD_PACKAGES[@]}" "${VX_TEST_PACKAGES[@]}"
+vx_npm_ci
 
 status=0
 run_suite() {

@@ -26,8 +26,16 @@
 /* CSV: one row per entity per frame (the long layout); CSV_WIDE: one row per
  * frame with columns NAME.px ... NAME.wz per entity; JSON: one document;
  * JSONL: a header line (scene, entities and their colliders), then one JSON
- * object per frame and line. */
-typedef enum { VX_TRACE_CSV = 0, VX_TRACE_JSON = 1, VX_TRACE_JSONL = 2, VX_TRACE_CSV_WIDE = 3 } vx_trace_format;
+ * object per frame and line; GLB: a glTF 2.0 binary file (a node and a mesh
+ * per entity, an animation of the frames), written whole at the end, to a
+ * seekable file. */
+typedef enum {
+    VX_TRACE_CSV = 0,
+    VX_TRACE_JSON = 1,
+    VX_TRACE_JSONL = 2,
+    VX_TRACE_CSV_WIDE = 3,
+    VX_TRACE_GLB = 4
+} vx_trace_format;
 
 /* What every writer needs to know about the run. Entity i of the trace is the
  * entity whose id has index i (the scene loader spawns them in order). */
@@ -73,6 +81,7 @@ typedef struct {
     vx_trace_format format;
     const vx_trace_info *info;
     int64_t frames_written;
+    struct vx_glb_writer *glb; /* VX_TRACE_GLB's frames so far (private) */
 } vx_body_writer;
 
 /* Writes the header (CSV) or the document's opening (JSON). */
@@ -98,7 +107,8 @@ vx_status vx_query_frame_run(vx_query_frame *f, vx_world *world, const vx_query_
 vx_status vx_body_writer_frame(vx_body_writer *w, int64_t frame, const vx_body_state *states,
                                const vx_contact_list *contacts, const vx_query_frame *queries,
                                const vx_joint_state *joints, vx_error *err);
-/* Closes the JSON document and flushes. */
+/* Closes the JSON document (or writes the whole glb file) and flushes; frees
+ * what the writer holds, whether or not it succeeds. */
 vx_status vx_body_writer_end(vx_body_writer *w, vx_error *err);
 
 /* ---- contact trace (CSV) ---- */

@@ -13,7 +13,7 @@ _voltex_sim()
                        speculative_distance broadphase order reuse_contacts"
     COMPREPLY=()
     case "$prev" in
-    -f | --format) mapfile -t COMPREPLY < <(compgen -W "csv json jsonl" -- "$cur"); return 0 ;;
+    -f | --format) mapfile -t COMPREPLY < <(compgen -W "csv json jsonl glb" -- "$cur"); return 0 ;;
     --layout) mapfile -t COMPREPLY < <(compgen -W "long wide" -- "$cur"); return 0 ;;
     --order) mapfile -t COMPREPLY < <(compgen -W "sequential colored" -- "$cur"); return 0 ;;
     --solver)

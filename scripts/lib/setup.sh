@@ -27,8 +27,24 @@ vx_install() {
 VX_BUILD_PACKAGES=(gcc make cmake pkg-config libc6-dev libcjson-dev)
 # parallel, rsync: golden_suite and sweep; python3-jsonschema: the scene schema's test; groff-base, man-db: the manual page's;
 # python3-pandas, gnuplot-nox, jq: the examples of the docs, which the tests run
+# chromium: the viewer's browser tests (scripts/view_trace) and its --video, with ffmpeg
 VX_TEST_PACKAGES=(libcriterion-dev python3 python3-matplotlib python3-jsonschema groff-base man-db
-                  python3-pandas gnuplot-nox jq parallel rsync)
+                  python3-pandas gnuplot-nox jq parallel rsync chromium ffmpeg)
+
+# vx_npm_ci: Node.js and npm (Debian's, unless the machine has its own), then
+# the npm packages pinned in package-lock.json (three.js for the viewer, the
+# glTF Validator and playwright-core for the tests) with `npm ci`, only when
+# node_modules is missing or older than the lockfile. Nothing else is fetched:
+# playwright-core drives the system's chromium and downloads no browser.
+vx_npm_ci() {
+    if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+        vx_install nodejs npm || return 1
+    fi
+    local installed="$vx_root/node_modules/.package-lock.json"
+    [ -f "$installed" ] && [ ! "$vx_root/package-lock.json" -nt "$installed" ] && return 0
+    vx_log "installing the npm packages of package-lock.json (npm ci)"
+    (cd "$vx_root" && npm ci --ignore-scripts --no-audit --no-fund >&2) || { vx_log "npm ci failed"; return 1; }
+}
 
 # vx_is_current BUILD_DIR FILE: true when FILE exists and no source is newer.
 vx_is_current() {

@@ -73,8 +73,9 @@ void vx_cli_print_usage(FILE *out)
           "Options (in any order, before or after SCENE.json):\n"
           "  -n, --steps N          fixed steps to run, N >= 0 (default: the scene's \"steps\", else 600)\n"
           "      --dt SECONDS       fixed time step, > 0 (default: the scene's \"dt\", else 1/60)\n"
-          "  -f, --format FORMAT    body trace format: csv, json, or jsonl (a header line, then one JSON\n"
-          "                         object per frame and line) (default: csv)\n"
+          "  -f, --format FORMAT    body trace format: csv, json, jsonl (a header line, then one JSON\n"
+          "                         object per frame and line), or glb (a glTF 2.0 file of the shapes\n"
+          "                         and their motion; needs -o FILE) (default: csv)\n"
           "      --layout LAYOUT    CSV layout: long (a row per entity and frame) or wide (a row per frame,\n"
           "                         columns NAME.px ... NAME.wz) (default: long)\n"
           "  -o, --output FILE      body trace destination, - is stdout (default: stdout)\n"
@@ -125,6 +126,17 @@ static void set_message(char *message, size_t size, const char *fmt, ...)
     vsnprintf(message, size, fmt, ap);
     va_end(ap);
     vx_cli_one_line(message);
+}
+
+/* "--format json" etc., for messages about a format other than csv. */
+static const char *format_option(vx_trace_format format)
+{
+    switch (format) {
+    case VX_TRACE_JSON: return "--format json";
+    case VX_TRACE_JSONL: return "--format jsonl";
+    case VX_TRACE_GLB: return "--format glb";
+    default: return "--format csv";
+    }
 }
 
 void vx_cli_one_line(char *text)
@@ -198,8 +210,10 @@ static bool apply_option(vx_cli_options *opt, int code, const char *arg, char *m
             opt->format = VX_TRACE_JSON;
         } else if (strcmp(arg, "jsonl") == 0) {
             opt->format = VX_TRACE_JSONL;
+        } else if (strcmp(arg, "glb") == 0) {
+            opt->format = VX_TRACE_GLB;
         } else {
-            set_message(message, size, "--format: expected csv, json or jsonl, got '%s'", arg);
+            set_message(message, size, "--format: expected csv, json, jsonl or glb, got '%s'", arg);
             return false;
         }
         opt->format_set = true;
@@ -397,12 +411,16 @@ vx_cli_action vx_cli_parse_options(int argc, char **argv, vx_cli_options *opt, c
         set_message(message, size,
                     "--compare and %s cannot be used together (--compare writes no body trace; it reads the "
                     "golden's format from the file)",
-                    opt->layout_wide ? "--layout wide" : opt->format == VX_TRACE_JSON ? "--format json" : "--format jsonl");
+                    opt->layout_wide ? "--layout wide" : format_option(opt->format));
         return VX_CLI_USAGE_ERROR;
     }
     if (opt->layout_wide && opt->format != VX_TRACE_CSV) {
-        set_message(message, size, "--layout wide is a CSV layout (it cannot be used with --format %s)",
-                    opt->format == VX_TRACE_JSON ? "json" : "jsonl");
+        set_message(message, size, "--layout wide is a CSV layout (it cannot be used with %s)",
+                    format_option(opt->format));
+        return VX_CLI_USAGE_ERROR;
+    }
+    if (opt->format == VX_TRACE_GLB && !opt->compare && (!opt->output || strcmp(opt->output, "-") == 0)) {
+        set_message(message, size, "--format glb needs -o FILE (a binary file, not for stdout)");
         return VX_CLI_USAGE_ERROR;
     }
     if (opt->layout_wide) opt->format = VX_TRACE_CSV_WIDE;

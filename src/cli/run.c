@@ -330,6 +330,10 @@ static int prepare(vx_cli_session *s)
         }
     }
 
+    if (s->body_out.file && opt->format == VX_TRACE_GLB && isatty(fileno(s->body_out.file))) {
+        fail(s, "%s: --format glb writes a binary file, not to a terminal", s->body_out.name);
+        return VX_EXIT_USAGE;
+    }
     if (s->body_out.file) {
         s->body_open = true;
         if (vx_body_writer_begin(&s->body, s->body_out.file, opt->format, &s->info, &err) != VX_OK)

@@ -21,6 +21,11 @@ vx_status vx_body_json_frame(vx_body_writer *w, int64_t frame, const vx_body_sta
                              const vx_joint_state *joints, vx_error *err);
 vx_status vx_body_json_end(vx_body_writer *w, vx_error *err);
 
+/* --format glb (body_glb.c): end writes the whole file. */
+vx_status vx_body_glb_begin(vx_body_writer *w, vx_error *err);
+vx_status vx_body_glb_frame(vx_body_writer *w, int64_t frame, const vx_body_state *states, vx_error *err);
+vx_status vx_body_glb_end(vx_body_writer *w, vx_error *err);
+
 vx_status vx_body_jsonl_begin(vx_body_writer *w, vx_error *err);
 vx_status vx_body_jsonl_frame(vx_body_writer *w, int64_t frame, const vx_body_state *states,
                               const vx_contact_list *contacts, const vx_query_frame *queries,

@@ -14,6 +14,7 @@ vx_status vx_body_writer_begin(vx_body_writer *w, FILE *out, vx_trace_format for
     case VX_TRACE_JSON: return vx_body_json_begin(w, err);
     case VX_TRACE_JSONL: return vx_body_jsonl_begin(w, err);
     case VX_TRACE_CSV_WIDE: return vx_body_csv_wide_begin(w, err);
+    case VX_TRACE_GLB: return vx_body_glb_begin(w, err);
     case VX_TRACE_CSV:
     default: return vx_body_csv_begin(w, err);
     }
@@ -28,6 +29,7 @@ vx_status vx_body_writer_frame(vx_body_writer *w, int64_t frame, const vx_body_s
     case VX_TRACE_JSON: st = vx_body_json_frame(w, frame, states, contacts, queries, joints, err); break;
     case VX_TRACE_JSONL: st = vx_body_jsonl_frame(w, frame, states, contacts, queries, joints, err); break;
     case VX_TRACE_CSV_WIDE: st = vx_body_csv_wide_frame(w, frame, states, err); break;
+    case VX_TRACE_GLB: st = vx_body_glb_frame(w, frame, states, err); break;
     case VX_TRACE_CSV:
     default: st = vx_body_csv_frame(w, frame, states, err); break;
     }
@@ -38,5 +40,6 @@ vx_status vx_body_writer_frame(vx_body_writer *w, int64_t frame, const vx_body_s
 vx_status vx_body_writer_end(vx_body_writer *w, vx_error *err)
 {
     if (w->format == VX_TRACE_JSON) return vx_body_json_end(w, err);
+    if (w->format == VX_TRACE_GLB) return vx_body_glb_end(w, err);
     return vx_trace_file_flush(w->out, err);
 }

@@ -1,5 +1,6 @@
 /* An entity's collider in the JSONL header, written with the scene format's
  * keys so a reader (a viewer, a script) can draw it. */
+#include "physics/body/mesh.h"
 #include "trace/body_formats.h"
 
 static void json_key_float(vx_trace_out *o, const char *key, float f)
@@ -15,6 +16,42 @@ static void json_hull_points(vx_trace_out *o, const vx_hull *hull)
     for (size_t k = 0; k < hull_info.vertex_count; k++) {
         if (k > 0) vx_trace_out_char(o, ',');
         vx_trace_out_json_vec3(o, vx_hull_vertex(hull, k));
+    }
+    vx_trace_out_char(o, ']');
+}
+
+/* A mesh's "vertices" and "triangles", or a heightfield's "heights" (rows
+ * of columns) and "spacing", as the scene format writes them. */
+static void json_mesh(vx_trace_out *o, const vx_mesh *m)
+{
+    if (m->kind == VX_MESH_HEIGHTFIELD) {
+        vx_trace_out_str(o, "{\"type\":\"heightfield\",\"heights\":[");
+        for (uint32_t j = 0; j < m->rows; j++) {
+            vx_trace_out_str(o, j > 0 ? ",[" : "[");
+            for (uint32_t i = 0; i < m->columns; i++) {
+                if (i > 0) vx_trace_out_char(o, ',');
+                vx_trace_out_json_float(o, m->heights[(size_t)j * m->columns + i]);
+            }
+            vx_trace_out_char(o, ']');
+        }
+        json_key_float(o, "],\"spacing\":[", m->spacing_x);
+        json_key_float(o, ",", m->spacing_z);
+        vx_trace_out_char(o, ']');
+        return;
+    }
+    vx_trace_out_str(o, "{\"type\":\"mesh\",\"vertices\":[");
+    for (uint32_t v = 0; v < m->vertex_count; v++) {
+        if (v > 0) vx_trace_out_char(o, ',');
+        vx_trace_out_json_vec3(o, m->vertices[v]);
+    }
+    vx_trace_out_str(o, "],\"triangles\":[");
+    for (uint32_t t = 0; t < m->triangle_count; t++) {
+        vx_trace_out_str(o, t > 0 ? ",[" : "[");
+        for (int k = 0; k < 3; k++) {
+            if (k > 0) vx_trace_out_char(o, ',');
+            vx_trace_out_int(o, m->indices[3u * t + (uint32_t)k]);
+        }
+        vx_trace_out_char(o, ']');
     }
     vx_trace_out_char(o, ']');
 }
@@ -42,6 +79,8 @@ static void json_shape(vx_trace_out *o, const vx_collider *c)
         vx_trace_out_str(o, "{\"type\":\"compound\"");
         json_parts(o, c->compound);
         break;
+    case VX_SHAPE_MESH:
+    case VX_SHAPE_HEIGHTFIELD: json_mesh(o, c->mesh); break;
     case VX_SHAPE_HULL:
     default:
         vx_trace_out_str(o, "{\"type\":\"convex\"");

@@ -264,8 +264,8 @@ Test(cli, bad_numbers)
         {"--threads", "0", "voltex-sim: --threads: expected an integer from 1 to 256, got '0'\n"},
         {"--threads", "257", "voltex-sim: --threads: expected an integer from 1 to 256, got '257'\n"},
         {"--order", "random", "voltex-sim: --order: expected sequential or colored, got 'random'\n"},
-        {"--format", "xml", "voltex-sim: --format: expected csv, json or jsonl, got 'xml'\n"},
-        {"-f", "CSV", "voltex-sim: --format: expected csv, json or jsonl, got 'CSV'\n"},
+        {"--format", "xml", "voltex-sim: --format: expected csv, json, jsonl or glb, got 'xml'\n"},
+        {"-f", "CSV", "voltex-sim: --format: expected csv, json, jsonl or glb, got 'CSV'\n"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         sim_result r = run_sim(scene, cases[i].option, cases[i].value);

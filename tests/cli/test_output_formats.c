@@ -118,6 +118,34 @@ Test(formats, jsonl_header_has_hull_corners_and_query_names)
     vx_command_free(&r);
 }
 
+/* A heightfield's and a mesh's colliders in the JSONL header as the scene
+ * format writes them (heights and spacing; vertices and triangles). */
+Test(formats, jsonl_header_has_heightfields_and_meshes)
+{
+    vx_command r = vx_command_run(SIM " " SCENES "/terrain.json -n 0 -f jsonl | head -1");
+    cr_assert_eq(r.code, 0, "%s", r.err);
+    cJSON *header = cJSON_Parse(r.out);
+    cr_assert_not_null(header);
+    cJSON *entities = cJSON_GetObjectItem(header, "entities");
+    cJSON *ground = cJSON_GetObjectItem(cJSON_GetArrayItem(entities, 0), "collider");
+    cr_assert_str_eq(cJSON_GetObjectItem(ground, "type")->valuestring, "heightfield");
+    cJSON *heights = cJSON_GetObjectItem(ground, "heights");
+    cr_assert_eq(cJSON_GetArraySize(cJSON_GetArrayItem(heights, 0)), 33);
+    cr_assert_float_eq(cJSON_GetArrayItem(cJSON_GetArrayItem(heights, 1), 1)->valuedouble, 3.3565, 1e-6);
+    cr_assert_float_eq(cJSON_GetArrayItem(cJSON_GetObjectItem(ground, "spacing"), 1)->valuedouble, 0.5, 0.0);
+    cJSON *sweeper = cJSON_GetObjectItem(cJSON_GetArrayItem(entities, 1), "collider");
+    cr_assert_str_eq(cJSON_GetObjectItem(sweeper, "type")->valuestring, "mesh");
+    int vertices = cJSON_GetArraySize(cJSON_GetObjectItem(sweeper, "vertices"));
+    cJSON *triangle;
+    cJSON_ArrayForEach(triangle, cJSON_GetObjectItem(sweeper, "triangles"))
+    {
+        for (int k = 0; k < 3; k++) cr_assert_lt(cJSON_GetArrayItem(triangle, k)->valueint, vertices);
+    }
+    cr_assert_gt(cJSON_GetArraySize(cJSON_GetObjectItem(sweeper, "triangles")), 0);
+    cJSON_Delete(header);
+    vx_command_free(&r);
+}
+
 Test(formats, wide_layout_has_the_long_layouts_numbers)
 {
     vx_command wide = vx_command_run(SIM " " SCENES "/ball_drop.json -n 60 --layout wide");

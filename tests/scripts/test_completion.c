@@ -36,7 +36,7 @@ Test(completion, options_values_and_scenes)
     complete_words("voltex-sim --fo", got, sizeof got);
     cr_assert_str_eq(got, "--format ");
     complete_words("voltex-sim --format \"\"", got, sizeof got);
-    cr_assert_str_eq(got, "csv json jsonl ");
+    cr_assert_str_eq(got, "csv json jsonl glb ");
     complete_words("voltex-sim --layout w", got, sizeof got);
     cr_assert_str_eq(got, "wide ");
     complete_words("voltex-sim --order c", got, sizeof got);
