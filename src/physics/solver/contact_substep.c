@@ -324,7 +324,7 @@ void vx_contact_substep_solve(vx_contact_solver *s, vx_body_set *bodies, float h
     else
         vx_solve_sweep(s->pool, &s->order, &s->flow, iterations + 1, s->passes + 1u, solve_range, &job, INFINITY);
     s->separations_current = false; /* the positions move next */
-    if (s->colored) s->passes += (unsigned)(iterations > 0 ? iterations : 0);
+    s->passes += (unsigned)(iterations > 0 ? iterations : 0);
     vx_parallel_for(s->pool, bodies->count, store_velocity_range, &job);
 }
 
@@ -372,7 +372,12 @@ void vx_contact_substep_relax(vx_contact_solver *s, vx_body_set *bodies, float h
     else
         vx_solve_sweep(s->pool, &s->order, &s->flow, iterations, s->passes, relax_range, &job, INFINITY);
     if (s->order.lanes && iterations > 0) vx_parallel_for(s->pool, s->order.unit_count, add_totals_range, s);
-    if (s->colored) s->passes += (unsigned)(iterations > 0 ? iterations : 0);
+    /* and one more, so that the next substep's solve starts the other way:
+     * one iteration and one relax per substep would otherwise always solve
+     * a manifold's points in the same order, whose first point then takes
+     * the lion's share of the load in every substep (the torque it leaves
+     * tilts a tall stack) */
+    s->passes += (unsigned)(iterations > 0 ? iterations : 0) + 1u;
     /* pass 0 found every point's separation from the poses now */
     s->separations_current = s->reuse_separations && iterations > 0;
     vx_parallel_for(s->pool, bodies->count, store_velocity_range, &job);
