@@ -24,7 +24,10 @@ typedef struct {
     uint32_t a_generation;
     uint32_t b_generation;
     float normal_impulse;     /* N*s, accumulated over the solve */
-    vx_vec3 friction_impulse; /* N*s, world frame (the tangents may turn a little by the next step) */
+    /* N*s, world frame (the tangents may turn a little by the next step):
+     * the manifold's friction at its centre, the same in each of its points */
+    vx_vec3 friction_impulse;
+    float twist_impulse;      /* N*m*s about the normal: the manifold's, the same in each of its points */
     vx_vec3 pending_velocity; /* m/s, world: a speculative point stopped a fast approach at the surface,
                                  this was the relative velocity (B - A) there before; the bounce is due
                                  when it touches (0: none) */

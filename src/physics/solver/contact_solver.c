@@ -219,7 +219,6 @@ static void prepare_point(vx_contact_constraint *c, const constraint_registers *
     /* every other field of the row is written below (a memset of the whole
      * row first was a tenth of prepare) */
     row->normal_impulse = 0.0f;
-    row->tangent_impulse[0] = row->tangent_impulse[1] = 0.0f;
     row->pad = 0.0f;
 
     const vx_body_velocity *va = &bodies->velocity[c->a];
@@ -230,9 +229,6 @@ static void prepare_point(vx_contact_constraint *c, const constraint_registers *
     vx_vec3 rb = vx_vec3_sub(mid, pb->x);
     vx_v4 ra4 = vx_v4_make3(ra.x, ra.y, ra.z), rb4 = vx_v4_make3(rb.x, rb.y, rb.z);
     row->normal_mass = setup_row(c, cr->ia, cr->ib, ra4, rb4, cr->dir[0], row->ra_n, row->rb_n, row->ia_n, row->ib_n);
-    for (int k = 0; k < 2; k++)
-        row->tangent_mass[k] = setup_row(c, cr->ia, cr->ib, ra4, rb4, cr->dir[1 + k], row->ra_t[k], row->rb_t[k],
-                                         row->ia_t[k], row->ib_t[k]);
 
     float vn0 = point_velocity_along(va, vb, c->n, row->ra_n, row->rb_n);
     float sep = 0.0f - mp->depth;
@@ -269,13 +265,46 @@ static void prepare_point(vx_contact_constraint *c, const constraint_registers *
         }
     }
 
-    if (cached && config->warm_starting) {
-        row->normal_impulse = cached->normal_impulse;
-        /* Projected on this substep's tangents, which may have turned. */
-        if (c->friction > 0.0f) {
-            row->tangent_impulse[0] = vx_vec3_dot(cached->friction_impulse, c->t1);
-            row->tangent_impulse[1] = vx_vec3_dot(cached->friction_impulse, c->t2);
-        }
+    if (cached && config->warm_starting) row->normal_impulse = cached->normal_impulse;
+}
+
+/* The manifold's friction rows (vx_contact_friction): the tangents at the
+ * centre of the points (each the middle of its two surface points, as the
+ * normal rows push), the twist about the normal, the points' distances from
+ * the centre, and the warm start from the first point the cache matched. */
+static void prepare_patch(vx_contact_constraint *c, const constraint_registers *cr, const vx_manifold *m,
+                          const vx_body_set *bodies, const vx_contact_cache_entry *const cached[],
+                          const vx_world_def *config)
+{
+    vx_contact_friction *f = &c->patch;
+    memset(f, 0, sizeof *f);
+    if (!c->solve || !(c->friction > 0.0f) || m->count < 1) return;
+    vx_vec3 mid[VX_MANIFOLD_MAX_POINTS];
+    vx_vec3 centre = vx_vec3_zero();
+    for (int k = 0; k < m->count; k++) {
+        mid[k] = vx_vec3_scale(vx_vec3_add(m->points[k].point_a, m->points[k].point_b), 0.5f);
+        centre = vx_vec3_add(centre, mid[k]);
+    }
+    centre = vx_vec3_scale(centre, 1.0f / (float)m->count);
+    for (int k = 0; k < m->count; k++) f->lever[k] = vx_vec3_length(vx_vec3_sub(mid[k], centre));
+    vx_vec3 ra = vx_vec3_sub(centre, bodies->pose[c->a].x);
+    vx_vec3 rb = vx_vec3_sub(centre, bodies->pose[c->b].x);
+    vx_v4 ra4 = vx_v4_make3(ra.x, ra.y, ra.z), rb4 = vx_v4_make3(rb.x, rb.y, rb.z);
+    for (int j = 0; j < 2; j++)
+        f->tangent_mass[j] =
+            setup_row(c, cr->ia, cr->ib, ra4, rb4, cr->dir[1 + j], f->ra_t[j], f->rb_t[j], f->ia_t[j], f->ib_t[j]);
+    vx_v4 iat = vx_v4_mat3_columns_mul(cr->ia, cr->dir[0]), ibt = vx_v4_mat3_columns_mul(cr->ib, cr->dir[0]);
+    vx_v4_store3(f->ia_twist, iat);
+    vx_v4_store3(f->ib_twist, ibt);
+    f->twist_mass = inverse_or_zero(vx_v4_dot3(cr->dir[0], iat) + vx_v4_dot3(cr->dir[0], ibt));
+    if (!config->warm_starting) return;
+    for (int k = 0; k < m->count; k++) {
+        if (!cached[k]) continue;
+        /* projected on this step's tangents, which may have turned */
+        f->tangent_impulse[0] = vx_vec3_dot(cached[k]->friction_impulse, c->t1);
+        f->tangent_impulse[1] = vx_vec3_dot(cached[k]->friction_impulse, c->t2);
+        f->twist_impulse = cached[k]->twist_impulse;
+        break;
     }
 }
 
@@ -331,6 +360,7 @@ static void prepare_range(void *arg, size_t begin, size_t end)
         for (int k = 0; k < pm->manifold.count; k++)
             prepare_point(c, &cr, &pm->manifold.points[k], bodies, cached[k], restitution, job->config, job->h,
                           &s->rows[first + (uint32_t)k], &s->anchors[first + (uint32_t)k]);
+        prepare_patch(c, &cr, &pm->manifold, bodies, cached, job->config);
     }
 }
 
@@ -400,7 +430,8 @@ static void pack_range(void *arg, size_t begin, size_t end)
     pack_job *job = arg;
     vx_contact_solver *s = job->s;
     for (size_t j = begin; j < end; j++) {
-        const vx_contact_constraint *c = &s->constraints[s->order.sequence[j]];
+        vx_contact_constraint *c = &s->constraints[s->order.sequence[j]];
+        c->hot = (uint32_t)j;
         vx_contact_hot_constraint *h = &s->hot[j];
         memset(h, 0, sizeof *h);
         vx_contact_put3(h->n, c->n);
@@ -413,6 +444,7 @@ static void pack_range(void *arg, size_t begin, size_t end)
         h->b = c->b;
         h->first = c->first;
         h->count = (uint32_t)c->count;
+        h->patch = c->patch;
     }
 }
 
@@ -506,9 +538,13 @@ void vx_contact_solver_store_blocks(vx_contact_solver *s, size_t unit_begin, siz
     for (size_t u = unit_begin; u < unit_end; u++) {
         if (vx_contact_solver_unit_single(s, u)) continue;
         vx_contact_hot_row *rows[VX_CONTACT_WIDE_LANES] = {NULL, NULL, NULL, NULL};
+        vx_contact_hot_constraint *lanes[VX_CONTACT_WIDE_LANES] = {NULL, NULL, NULL, NULL};
         size_t first = s->order.unit_start[u], last = s->order.unit_start[u + 1u];
-        for (size_t j = first; j < last; j++) rows[j - first] = &s->rows[s->hot[j].first];
-        vx_contact_wide_store_impulses(vx_contact_solver_block(s, u), rows);
+        for (size_t j = first; j < last; j++) {
+            rows[j - first] = &s->rows[s->hot[j].first];
+            lanes[j - first] = &s->hot[j];
+        }
+        vx_contact_wide_store_impulses(vx_contact_solver_block(s, u), rows, lanes);
     }
 }
 
@@ -592,6 +628,9 @@ static void store_constraint(const vx_contact_solver *s, const vx_body_set *bodi
 {
     vx_entity ea = bodies->info[c->a].entity;
     vx_entity eb = bodies->info[c->b].entity;
+    const vx_contact_friction *patch = &s->hot[c->hot].patch;
+    vx_vec3 friction = vx_vec3_add(vx_vec3_scale(c->t1, patch->tangent_impulse[0]),
+                                   vx_vec3_scale(c->t2, patch->tangent_impulse[1]));
     for (int k = 0; k < c->count; k++) {
         const vx_contact_hot_row *r = &s->rows[c->first + (uint32_t)k];
         const vx_contact_anchor *an = &s->anchors[c->first + (uint32_t)k];
@@ -606,11 +645,9 @@ static void store_constraint(const vx_contact_solver *s, const vx_body_set *bodi
         e->local_a = an->local_a;
         /* A bounce is a one-off: warm starting it would push the
          * separating bodies again next substep. */
-        if (!an->bounced) {
-            e->normal_impulse = r->normal_impulse;
-            e->friction_impulse = vx_vec3_add(vx_vec3_scale(c->t1, r->tangent_impulse[0]),
-                                              vx_vec3_scale(c->t2, r->tangent_impulse[1]));
-        }
+        if (!an->bounced) e->normal_impulse = r->normal_impulse;
+        e->friction_impulse = friction;
+        e->twist_impulse = patch->twist_impulse;
         /* The speculative point held a fast approach at the surface:
          * the bounce is due once it touches. */
         if (an->may_pend && r->normal_impulse > 0.0f) {

@@ -1,6 +1,7 @@
 /* The contact solver of the step (private to the physics module):
  * sequential impulses (projected Gauss-Seidel) with accumulated, clamped
- * normal impulses, Coulomb friction on two tangents, restitution, speculative
+ * normal impulses, the manifold's Coulomb friction (two tangents at the
+ * centre of its points and a twist), restitution, speculative
  * contacts, warm starting from the contact cache, and non-linear Gauss-Seidel
  * position passes after integration.
  *
@@ -23,23 +24,38 @@
 #include "physics/solver/solve_order.h"
 #include "voltex/physics.h"
 
-/* One point's three constraint rows (normal, two tangents), with the
- * angular Jacobians and their images under the inverse inertia precomputed
- * (the solve loop then touches velocities and this row only), as 16-byte
- * aligned 4-float vectors, pad lanes +0: what the scalar solve loads in one
- * instruction and the SIMD blocks transpose (contact_wide.c). Normal n and
- * tangents t1, t2 are the constraint's. */
+/* One point's normal row, with the angular Jacobians and their images
+ * under the inverse inertia precomputed (the solve loop then touches
+ * velocities and this row only), as 16-byte aligned 4-float vectors, pad
+ * lanes +0: what the scalar solve loads in one instruction and the SIMD
+ * blocks transpose (contact_wide.c). The normal n is the constraint's.
+ * Friction is the manifold's (vx_contact_hot_constraint). */
 typedef struct {
     _Alignas(16) float ra_n[4]; /* rA x n */
     float rb_n[4];              /* rB x n */
     float ia_n[4], ib_n[4];     /* IA^-1 (rA x n), IB^-1 (rB x n) */
-    float ra_t[2][4], rb_t[2][4], ia_t[2][4], ib_t[2][4];
     float normal_mass; /* 1 / K, kg */
     float bias;        /* m/s: the normal velocity the row enforces at least */
     float normal_impulse;
-    float tangent_mass[2], tangent_impulse[2];
     float pad; /* != 0: a soft row (the substepped solve) */
 } vx_contact_hot_row;
+
+/* A manifold's friction (patch friction, as Box2D v3 and Box3D): one pair
+ * of tangent rows at the centre of its points, limited by friction times
+ * the sum of the points' normal impulses, and a twist row about the normal
+ * limited by friction times the sum of each point's impulse times its
+ * distance from the centre. The per-point split of a flat contact's load is
+ * arbitrary (four points, three equations), so friction does not depend on
+ * it; and two rows and a twist cost less than two rows a point. */
+typedef struct {
+    _Alignas(16) float ra_t[2][4], rb_t[2][4]; /* rA x t, rB x t at the centre */
+    float ia_t[2][4], ib_t[2][4];              /* IA^-1 (rA x t), IB^-1 (rB x t) */
+    float ia_twist[4], ib_twist[4];            /* IA^-1 n, IB^-1 n */
+    float lever[4];                            /* m: each point's distance from the centre (0 past count) */
+    float tangent_mass[2], tangent_impulse[2];
+    float twist_mass, twist_impulse;
+    float pad[2];
+} vx_contact_friction;
 
 /* A 4-float vector of a row or packed constraint from and to a vx_vec3
  * (pad lane +0). */
@@ -77,6 +93,8 @@ typedef struct {
     float inv_mass_a;
     float inv_mass_b;
     float friction;
+    uint32_t hot; /* its place in the solve order (hot[hot]), set by the pack */
+    vx_contact_friction patch; /* prepare's rows and warm start; the solve's impulses are in hot[hot] */
 } vx_contact_constraint;
 
 /* The velocity iterations' packed copy of a solved constraint
@@ -90,6 +108,8 @@ typedef struct {
     uint32_t a, b;  /* body slots */
     uint32_t first; /* its points: rows and anchors [first .. first + count) */
     uint32_t count;
+    uint32_t pad_;
+    vx_contact_friction patch; /* accumulated friction impulses solved here */
 } vx_contact_hot_constraint;
 
 typedef struct {
@@ -258,10 +278,10 @@ static inline struct vx_contact_wide_block *vx_contact_solver_block(const vx_con
 void vx_contact_solver_load_blocks(vx_contact_solver *s, size_t unit_begin, size_t unit_end);
 void vx_contact_solver_store_blocks(vx_contact_solver *s, size_t unit_begin, size_t unit_end);
 void vx_contact_solver_store_all_blocks(vx_contact_solver *s);
-/* One constraint's friction and normal rows, once (backwards: the points in
+/* One constraint's friction (tangents and twist) and normal rows, once (backwards: the points in
  * reverse order); a normal row with pad != 0 is soft (mass_scale,
  * impulse_scale: Box2D v3's soft contact). */
-void vx_contact_solver_solve_packed(const vx_contact_hot_constraint *c, vx_contact_hot_row *rows,
+void vx_contact_solver_solve_packed(vx_contact_hot_constraint *c, vx_contact_hot_row *rows,
                                     vx_contact_hot_velocity *vel, bool backwards, float mass_scale,
                                     float impulse_scale);
 

@@ -159,42 +159,10 @@ static void store_velocity_range(void *arg, size_t begin, size_t end)
     }
 }
 
-/* Constraint i's pushing targets, and its accumulated impulses applied
- * again (cleared without warm starting). */
-static void warm_start(vx_contact_solver *s, const vx_body_set *bodies, size_t i, bool warm_starting,
-                       float inv_h, float bias_rate)
+/* Velocities back to the bodies the constraint moves. */
+static void store_pair_velocity(vx_contact_hot_velocity *vel, const vx_contact_hot_constraint *c, vx_vec3 va,
+                                vx_vec3 wa, vx_vec3 vb, vx_vec3 wb)
 {
-    vx_contact_hot_velocity *vel = s->hot_velocity;
-    update_targets(s, bodies, i, inv_h, true, bias_rate);
-    const vx_contact_hot_constraint *c = &s->hot[i];
-    vx_contact_hot_row *rows = &s->rows[c->first];
-    if (!warm_starting) {
-        for (uint32_t k = 0; k < c->count; k++) {
-            rows[k].normal_impulse = 0.0f;
-            rows[k].tangent_impulse[0] = 0.0f;
-            rows[k].tangent_impulse[1] = 0.0f;
-        }
-        return;
-    }
-    vx_vec3 n = vx_contact_get3(c->n), t1 = vx_contact_get3(c->t1), t2 = vx_contact_get3(c->t2);
-    vx_vec3 va = vx_contact_get3(vel[c->a].v), wa = vx_contact_get3(vel[c->a].w);
-    vx_vec3 vb = vx_contact_get3(vel[c->b].v), wb = vx_contact_get3(vel[c->b].w);
-    for (uint32_t k = 0; k < c->count; k++) {
-        const vx_contact_hot_row *r = &rows[k];
-        vx_vec3 p = vx_vec3_add(vx_vec3_scale(n, r->normal_impulse),
-                                vx_vec3_add(vx_vec3_scale(t1, r->tangent_impulse[0]),
-                                            vx_vec3_scale(t2, r->tangent_impulse[1])));
-        vx_vec3 dwa = vx_vec3_add(vx_vec3_scale(vx_contact_get3(r->ia_n), r->normal_impulse),
-                                  vx_vec3_add(vx_vec3_scale(vx_contact_get3(r->ia_t[0]), r->tangent_impulse[0]),
-                                              vx_vec3_scale(vx_contact_get3(r->ia_t[1]), r->tangent_impulse[1])));
-        vx_vec3 dwb = vx_vec3_add(vx_vec3_scale(vx_contact_get3(r->ib_n), r->normal_impulse),
-                                  vx_vec3_add(vx_vec3_scale(vx_contact_get3(r->ib_t[0]), r->tangent_impulse[0]),
-                                              vx_vec3_scale(vx_contact_get3(r->ib_t[1]), r->tangent_impulse[1])));
-        va = vx_vec3_sub(va, vx_vec3_scale(p, c->inv_mass_a));
-        wa = vx_vec3_sub(wa, dwa);
-        vb = vx_vec3_add(vb, vx_vec3_scale(p, c->inv_mass_b));
-        wb = vx_vec3_add(wb, dwb);
-    }
     if (c->inv_mass_a > 0.0f) {
         vx_contact_put3(vel[c->a].v, va);
         vx_contact_put3(vel[c->a].w, wa);
@@ -203,6 +171,51 @@ static void warm_start(vx_contact_solver *s, const vx_body_set *bodies, size_t i
         vx_contact_put3(vel[c->b].v, vb);
         vx_contact_put3(vel[c->b].w, wb);
     }
+}
+
+/* Constraint i's pushing targets, and its accumulated impulses applied
+ * again (cleared without warm starting). */
+static void warm_start(vx_contact_solver *s, const vx_body_set *bodies, size_t i, bool warm_starting,
+                       float inv_h, float bias_rate)
+{
+    vx_contact_hot_velocity *vel = s->hot_velocity;
+    update_targets(s, bodies, i, inv_h, true, bias_rate);
+    vx_contact_hot_constraint *c = &s->hot[i];
+    vx_contact_hot_row *rows = &s->rows[c->first];
+    vx_contact_friction *f = &c->patch;
+    if (!warm_starting) {
+        for (uint32_t k = 0; k < c->count; k++) rows[k].normal_impulse = 0.0f;
+        f->tangent_impulse[0] = f->tangent_impulse[1] = f->twist_impulse = 0.0f;
+        return;
+    }
+    vx_vec3 n = vx_contact_get3(c->n), t1 = vx_contact_get3(c->t1), t2 = vx_contact_get3(c->t2);
+    vx_vec3 va = vx_contact_get3(vel[c->a].v), wa = vx_contact_get3(vel[c->a].w);
+    vx_vec3 vb = vx_contact_get3(vel[c->b].v), wb = vx_contact_get3(vel[c->b].w);
+    for (uint32_t k = 0; k < c->count; k++) {
+        const vx_contact_hot_row *r = &rows[k];
+        vx_vec3 p = vx_vec3_scale(n, r->normal_impulse);
+        va = vx_vec3_sub(va, vx_vec3_scale(p, c->inv_mass_a));
+        wa = vx_vec3_sub(wa, vx_vec3_scale(vx_contact_get3(r->ia_n), r->normal_impulse));
+        vb = vx_vec3_add(vb, vx_vec3_scale(p, c->inv_mass_b));
+        wb = vx_vec3_add(wb, vx_vec3_scale(vx_contact_get3(r->ib_n), r->normal_impulse));
+    }
+    if (!(c->friction > 0.0f)) {
+        store_pair_velocity(vel, c, va, wa, vb, wb);
+        return;
+    }
+    /* the friction at the centre and the twist, summed, then applied once */
+    vx_vec3 p = vx_vec3_add(vx_vec3_scale(t1, f->tangent_impulse[0]), vx_vec3_scale(t2, f->tangent_impulse[1]));
+    vx_vec3 dwa = vx_vec3_add(vx_vec3_add(vx_vec3_scale(vx_contact_get3(f->ia_t[0]), f->tangent_impulse[0]),
+                                          vx_vec3_scale(vx_contact_get3(f->ia_t[1]), f->tangent_impulse[1])),
+                              vx_vec3_scale(vx_contact_get3(f->ia_twist), f->twist_impulse));
+    vx_vec3 dwb = vx_vec3_add(vx_vec3_add(vx_vec3_scale(vx_contact_get3(f->ib_t[0]), f->tangent_impulse[0]),
+                                          vx_vec3_scale(vx_contact_get3(f->ib_t[1]), f->tangent_impulse[1])),
+                              vx_vec3_scale(vx_contact_get3(f->ib_twist), f->twist_impulse));
+    va = vx_vec3_sub(va, vx_vec3_scale(p, c->inv_mass_a));
+    wa = vx_vec3_sub(wa, dwa);
+    vb = vx_vec3_add(vb, vx_vec3_scale(p, c->inv_mass_b));
+    wb = vx_vec3_add(wb, dwb);
+    store_pair_velocity(vel, c, va, wa, vb, wb);
 }
 
 /* An order in lanes: the relax's impulses summed, after its last pass. */
@@ -311,7 +324,7 @@ void vx_contact_substep_solve(vx_contact_solver *s, vx_body_set *bodies, float h
     else
         vx_solve_sweep(s->pool, &s->order, &s->flow, iterations + 1, s->passes + 1u, solve_range, &job, INFINITY);
     s->separations_current = false; /* the positions move next */
-    if (s->colored) s->passes += (unsigned)(iterations > 0 ? iterations : 0);
+    s->passes += (unsigned)(iterations > 0 ? iterations : 0);
     vx_parallel_for(s->pool, bodies->count, store_velocity_range, &job);
 }
 
@@ -338,7 +351,7 @@ static float relax_range(void *arg, size_t unit_begin, size_t unit_end, int pass
             continue;
         }
         for (size_t i = s->order.unit_start[u]; i < s->order.unit_start[u + 1u]; i++) {
-            const vx_contact_hot_constraint *c = &s->hot[i];
+            vx_contact_hot_constraint *c = &s->hot[i];
             vx_contact_hot_row *rows = &s->rows[c->first];
             if (pass == 0) update_targets(s, job->bodies, i, job->inv_h, false, 0.0f);
             vx_contact_solver_solve_packed(c, rows, s->hot_velocity, backwards, 1.0f, 0.0f);
@@ -359,7 +372,12 @@ void vx_contact_substep_relax(vx_contact_solver *s, vx_body_set *bodies, float h
     else
         vx_solve_sweep(s->pool, &s->order, &s->flow, iterations, s->passes, relax_range, &job, INFINITY);
     if (s->order.lanes && iterations > 0) vx_parallel_for(s->pool, s->order.unit_count, add_totals_range, s);
-    if (s->colored) s->passes += (unsigned)(iterations > 0 ? iterations : 0);
+    /* and one more, so that the next substep's solve starts the other way:
+     * one iteration and one relax per substep would otherwise always solve
+     * a manifold's points in the same order, whose first point then takes
+     * the lion's share of the load in every substep (the torque it leaves
+     * tilts a tall stack) */
+    s->passes += (unsigned)(iterations > 0 ? iterations : 0) + 1u;
     /* pass 0 found every point's separation from the poses now */
     s->separations_current = s->reuse_separations && iterations > 0;
     vx_parallel_for(s->pool, bodies->count, store_velocity_range, &job);

@@ -45,27 +45,48 @@ static inline void push(pair_velocity *p, vx_v4 d, vx_v4 ima, vx_v4 imb, const f
     p->wb = vx_v4_add(p->wb, vx_v4_mul(vx_v4_load(ib_d), l));
 }
 
-/* Coulomb friction on both tangents, then the pair scaled back into the disc
- * of radius friction * normal impulse (one sqrt, only when outside). */
-static inline void solve_friction(pair_velocity *p, vx_v4 t1, vx_v4 t2, vx_v4 ima, vx_v4 imb, float friction,
-                                  vx_contact_hot_row *r)
+/* The manifold's Coulomb friction at its centre on both tangents, the pair
+ * scaled back into the disc of radius friction * (sum of the normal
+ * impulses) (one sqrt, only when outside). */
+static inline void solve_tangents(pair_velocity *p, vx_v4 t1, vx_v4 t2, vx_v4 ima, vx_v4 imb, float max_impulse,
+                                  vx_contact_friction *f)
 {
-    float vt1 = along(p, t1, r->ra_t[0], r->rb_t[0]);
-    float vt2 = along(p, t2, r->ra_t[1], r->rb_t[1]);
-    float old1 = r->tangent_impulse[0], old2 = r->tangent_impulse[1];
-    float new1 = old1 - vt1 * r->tangent_mass[0];
-    float new2 = old2 - vt2 * r->tangent_mass[1];
-    float max_impulse = friction * r->normal_impulse;
+    float vt1 = along(p, t1, f->ra_t[0], f->rb_t[0]);
+    float vt2 = along(p, t2, f->ra_t[1], f->rb_t[1]);
+    float old1 = f->tangent_impulse[0], old2 = f->tangent_impulse[1];
+    float new1 = old1 - vt1 * f->tangent_mass[0];
+    float new2 = old2 - vt2 * f->tangent_mass[1];
     float len_sq = new1 * new1 + new2 * new2;
     if (len_sq > max_impulse * max_impulse) {
         float scale = max_impulse / sqrtf(len_sq);
         new1 *= scale;
         new2 *= scale;
     }
-    r->tangent_impulse[0] = new1;
-    r->tangent_impulse[1] = new2;
-    push(p, t1, ima, imb, r->ia_t[0], r->ib_t[0], new1 - old1);
-    push(p, t2, ima, imb, r->ia_t[1], r->ib_t[1], new2 - old2);
+    f->tangent_impulse[0] = new1;
+    f->tangent_impulse[1] = new2;
+    push(p, t1, ima, imb, f->ia_t[0], f->ib_t[0], new1 - old1);
+    push(p, t2, ima, imb, f->ia_t[1], f->ib_t[1], new2 - old2);
+}
+
+/* An angular impulse lambda about n: B gets +, A gets -. */
+static inline void turn(pair_velocity *p, const float ia_n[4], const float ib_n[4], float lambda)
+{
+    vx_v4 l = vx_v4_splat(lambda);
+    p->wa = vx_v4_sub(p->wa, vx_v4_mul(vx_v4_load(ia_n), l));
+    p->wb = vx_v4_add(p->wb, vx_v4_mul(vx_v4_load(ib_n), l));
+}
+
+/* The twist about the normal, clamped to +-max_impulse. */
+static inline void solve_twist(pair_velocity *p, vx_v4 n, float max_impulse, vx_contact_friction *f)
+{
+    float speed = vx_v4_dot3(p->wb, n) - vx_v4_dot3(p->wa, n);
+    float old = f->twist_impulse;
+    float next = old - speed * f->twist_mass;
+    float low = 0.0f - max_impulse;
+    next = next > low ? next : low;
+    next = next < max_impulse ? next : max_impulse;
+    f->twist_impulse = next;
+    turn(p, f->ia_twist, f->ib_twist, next - old);
 }
 
 static inline void solve_normal(pair_velocity *p, vx_v4 n, vx_v4 ima, vx_v4 imb, vx_contact_hot_row *r)
@@ -103,19 +124,25 @@ static inline void store_pair(const vx_contact_hot_constraint *c, vx_contact_hot
     }
 }
 
-/* Friction first (non-penetration, solved last, matters more): every
- * point's two tangents, in point order. */
-static inline void solve_frictions(pair_velocity *p, const vx_contact_hot_constraint *c, vx_contact_hot_row *rows,
+/* Friction first (non-penetration, solved last, matters more): the twist,
+ * then the tangents at the centre, their limits from the points' normal
+ * impulses now (in point order). */
+static inline void solve_frictions(pair_velocity *p, vx_contact_hot_constraint *c, const vx_contact_hot_row *rows,
                                    vx_v4 ima, vx_v4 imb)
 {
     if (!(c->friction > 0.0f)) return;
-    vx_v4 t1 = vx_v4_load(c->t1), t2 = vx_v4_load(c->t2);
-    for (uint32_t k = 0; k < c->count; k++) solve_friction(p, t1, t2, ima, imb, c->friction, &rows[k]);
+    float total = 0.0f, twist = 0.0f;
+    for (uint32_t k = 0; k < c->count; k++) {
+        total = total + rows[k].normal_impulse;
+        twist = twist + c->patch.lever[k] * rows[k].normal_impulse;
+    }
+    solve_twist(p, vx_v4_load(c->n), c->friction * twist, &c->patch);
+    solve_tangents(p, vx_v4_load(c->t1), vx_v4_load(c->t2), ima, imb, c->friction * total, &c->patch);
 }
 
 /* The rigid solve (one substep): as vx_contact_solver_solve_packed with
  * no soft rows, without its test per row. */
-static void solve_constraint(const vx_contact_hot_constraint *c, vx_contact_hot_row *rows,
+static void solve_constraint(vx_contact_hot_constraint *c, vx_contact_hot_row *rows,
                              vx_contact_hot_velocity *vel, bool backwards)
 {
     pair_velocity p = load_pair(c, vel);
@@ -147,7 +174,7 @@ static inline void solve_normal_soft(pair_velocity *p, vx_v4 n, vx_v4 ima, vx_v4
     push(p, n, ima, imb, r->ia_n, r->ib_n, lambda);
 }
 
-void vx_contact_solver_solve_packed(const vx_contact_hot_constraint *c, vx_contact_hot_row *rows,
+void vx_contact_solver_solve_packed(vx_contact_hot_constraint *c, vx_contact_hot_row *rows,
                                     vx_contact_hot_velocity *vel, bool backwards, float mass_scale,
                                     float impulse_scale)
 {
@@ -170,11 +197,12 @@ static void warm_start_constraint(const vx_contact_hot_constraint *c, const vx_c
     pair_velocity p = load_pair(c, vel);
     vx_v4 ima = vx_v4_splat(c->inv_mass_a), imb = vx_v4_splat(c->inv_mass_b);
     vx_v4 n = vx_v4_load(c->n), t1 = vx_v4_load(c->t1), t2 = vx_v4_load(c->t2);
-    for (uint32_t k = 0; k < c->count; k++) {
-        const vx_contact_hot_row *r = &rows[k];
-        push(&p, n, ima, imb, r->ia_n, r->ib_n, r->normal_impulse);
-        push(&p, t1, ima, imb, r->ia_t[0], r->ib_t[0], r->tangent_impulse[0]);
-        push(&p, t2, ima, imb, r->ia_t[1], r->ib_t[1], r->tangent_impulse[1]);
+    for (uint32_t k = 0; k < c->count; k++) push(&p, n, ima, imb, rows[k].ia_n, rows[k].ib_n, rows[k].normal_impulse);
+    const vx_contact_friction *f = &c->patch;
+    if (c->friction > 0.0f) {
+        push(&p, t1, ima, imb, f->ia_t[0], f->ib_t[0], f->tangent_impulse[0]);
+        push(&p, t2, ima, imb, f->ia_t[1], f->ib_t[1], f->tangent_impulse[1]);
+        turn(&p, f->ia_twist, f->ib_twist, f->twist_impulse);
     }
     store_pair(c, vel, &p);
 }

@@ -211,13 +211,45 @@ static inline void velocity_difference(w4 dv[3], const wide_body *a, const wide_
     for (int i = 0; i < 3; i++) dv[i] = w4_sub(b->v[i], a->v[i]);
 }
 
-/* Coulomb friction on both tangents, the pair scaled back into the disc of
- * radius friction * normal impulse where outside (scale 1 elsewhere: x * 1
- * is x). The increments are masked to +0 in lanes that do not solve the row,
- * whose data makes a +0 increment change nothing. */
-static inline void solve_friction(wide_body *a, wide_body *b, vx_contact_wide_friction_row *r, w4 friction,
-                                  const float normal_impulse[4])
+/* A lane mask (all ones or 0) over an increment: the lanes that do not
+ * solve get +0, whose data makes a +0 increment change nothing. */
+static inline w4 masked(const uint32_t *solved, w4 l) { return w4_and(w4_load_mask(solved), l); }
+
+/* An angular impulse l about n: B gets +, A gets -. */
+static inline void turn(wide_body *a, wide_body *b, const float *ia, const float *ib, w4 l)
 {
+    for (int i = 0; i < 3; i++) {
+        a->w[i] = w4_sub(a->w[i], w4_mul(w4_load(ia + 4 * i), l));
+        b->w[i] = w4_add(b->w[i], w4_mul(w4_load(ib + 4 * i), l));
+    }
+}
+
+/* The lanes' manifold friction, as the scalar solve_frictions: limits from
+ * the points' normal impulses now (in point order; points past a lane's
+ * count add +0), the twist clamped to +-friction * sum(lever * impulse),
+ * then the tangents at the centre scaled back into the disc of radius
+ * friction * sum(impulse) where outside (scale 1 elsewhere: x * 1 is x). */
+static inline void solve_patch(wide_body *a, wide_body *b, vx_contact_wide_block *w)
+{
+    vx_contact_wide_friction_row *r = &w->friction_rows;
+    w4 total = w4_splat(0.0f), twist = w4_splat(0.0f);
+    for (uint32_t k = 0; k < w->max_count; k++) {
+        w4 ln = w4_load(w->points[k].normal.normal_impulse);
+        total = w4_add(total, ln);
+        twist = w4_add(twist, w4_mul(w4_load(r->lever[k]), ln));
+    }
+    w4 friction = w4_load(w->friction);
+
+    w4 speed = w4_sub(dot3(b->w, r->n[0]), dot3(a->w, r->n[0]));
+    w4 old = w4_load(r->twist_impulse);
+    w4 next = w4_sub(old, w4_mul(speed, w4_load(r->twist_mass)));
+    w4 high = w4_mul(friction, twist);
+    w4 low = w4_sub(w4_splat(0.0f), high);
+    next = w4_select(w4_greater(next, low), next, low);
+    next = w4_select(w4_greater(high, next), next, high);
+    w4_store(r->twist_impulse, next);
+    turn(a, b, r->ia_twist[0], r->ib_twist[0], masked(r->solved, w4_sub(next, old)));
+
     w4 dv[3];
     velocity_difference(dv, a, b);
     w4 vt1 = along(dv, a, b, r->t[0][0], r->ra_t[0][0], r->rb_t[0][0]);
@@ -225,7 +257,7 @@ static inline void solve_friction(wide_body *a, wide_body *b, vx_contact_wide_fr
     w4 old1 = w4_load(r->tangent_impulse[0]), old2 = w4_load(r->tangent_impulse[1]);
     w4 new1 = w4_sub(old1, w4_mul(vt1, w4_load(r->tangent_mass[0])));
     w4 new2 = w4_sub(old2, w4_mul(vt2, w4_load(r->tangent_mass[1])));
-    w4 max_impulse = w4_mul(friction, w4_load(normal_impulse));
+    w4 max_impulse = w4_mul(friction, total);
     w4 len_sq = w4_add(w4_mul(new1, new1), w4_mul(new2, new2));
     w4 outside = w4_greater(len_sq, w4_mul(max_impulse, max_impulse));
     /* Lanes inside the cone keep their impulses (x * 1 is x); the sqrt and
@@ -237,10 +269,9 @@ static inline void solve_friction(wide_body *a, wide_body *b, vx_contact_wide_fr
     }
     w4_store(r->tangent_impulse[0], new1);
     w4_store(r->tangent_impulse[1], new2);
-    w4 solved = w4_load_mask(r->solved);
     w4 ima = w4_load(r->inv_mass_a), imb = w4_load(r->inv_mass_b);
-    push(a, b, r->t[0][0], r->ia_t[0][0], r->ib_t[0][0], ima, imb, w4_and(solved, w4_sub(new1, old1)));
-    push(a, b, r->t[1][0], r->ia_t[1][0], r->ib_t[1][0], ima, imb, w4_and(solved, w4_sub(new2, old2)));
+    push(a, b, r->t[0][0], r->ia_t[0][0], r->ib_t[0][0], ima, imb, masked(r->solved, w4_sub(new1, old1)));
+    push(a, b, r->t[1][0], r->ia_t[1][0], r->ib_t[1][0], ima, imb, masked(r->solved, w4_sub(new2, old2)));
 }
 
 /* The normal row, soft where flagged. A row not solved has zero normal mass
@@ -317,11 +348,7 @@ void vx_contact_wide_solve(vx_contact_wide_block *w, vx_contact_hot_velocity *ve
     wide_body a = lb.a, b = lb.b;
     /* Points >= max_count are solved by no lane: skipped. */
     int count = (int)w->max_count;
-    if (w->has_friction) {
-        w4 friction = w4_load(w->friction);
-        for (int k = 0; k < count; k++)
-            solve_friction(&a, &b, &w->points[k].friction, friction, w->points[k].normal.normal_impulse);
-    }
+    if (w->has_friction) solve_patch(&a, &b, w);
     w4 ms = w4_splat(mass_scale), is = w4_splat(impulse_scale);
     if (backwards)
         for (int k = count - 1; k >= 0; k--) solve_normal(&a, &b, &w->points[k].normal, ms, is);
@@ -348,12 +375,8 @@ void vx_contact_wide_solve_two(vx_contact_wide_block *w0, vx_contact_wide_block 
     int most = c0 > c1 ? c0 : c1;
     /* point by point, block 0's row then block 1's: each block's rows in
      * its own order, the two chains of dependent operations side by side */
-    w4 f0 = w4_load(w0->friction), f1 = w4_load(w1->friction);
-    bool fr0 = w0->has_friction != 0, fr1 = w1->has_friction != 0;
-    for (int k = 0; k < most; k++) {
-        if (fr0 && k < c0) solve_friction(&a0, &b0, &w0->points[k].friction, f0, w0->points[k].normal.normal_impulse);
-        if (fr1 && k < c1) solve_friction(&a1, &b1, &w1->points[k].friction, f1, w1->points[k].normal.normal_impulse);
-    }
+    if (w0->has_friction) solve_patch(&a0, &b0, w0);
+    if (w1->has_friction) solve_patch(&a1, &b1, w1);
     w4 ms = w4_splat(mass_scale), is = w4_splat(impulse_scale);
     for (int j = 0; j < most; j++) {
         if (j < c0) solve_normal(&a0, &b0, &w0->points[backwards ? c0 - 1 - j : j].normal, ms, is);
@@ -377,25 +400,34 @@ void vx_contact_wide_warm_start(const vx_contact_wide_block *w, vx_contact_hot_v
     wide_body a = lb.a, b = lb.b;
     for (uint32_t k = 0; k < w->max_count; k++) {
         const vx_contact_wide_normal_row *nr = &w->points[k].normal;
-        const vx_contact_wide_friction_row *fr = &w->points[k].friction;
         uint32_t in[4];
         for (int i = 0; i < 4; i++) in[i] = k < w->count[i] ? 0xffffffffu : 0u;
         w4 solved = w4_load_mask(in);
         w4 ln = w4_load(nr->normal_impulse);
-        w4 l1 = w4_load(fr->tangent_impulse[0]), l2 = w4_load(fr->tangent_impulse[1]);
         w4 ima = w4_load(nr->inv_mass_a), imb = w4_load(nr->inv_mass_b);
         for (int x = 0; x < 3; x++) {
-            w4 p = w4_add(w4_mul(w4_load(nr->n[x]), ln),
-                          w4_add(w4_mul(w4_load(fr->t[0][x]), l1), w4_mul(w4_load(fr->t[1][x]), l2)));
-            w4 dwa = w4_add(w4_mul(w4_load(nr->ia_n[x]), ln),
-                            w4_add(w4_mul(w4_load(fr->ia_t[0][x]), l1), w4_mul(w4_load(fr->ia_t[1][x]), l2)));
-            w4 dwb = w4_add(w4_mul(w4_load(nr->ib_n[x]), ln),
-                            w4_add(w4_mul(w4_load(fr->ib_t[0][x]), l1), w4_mul(w4_load(fr->ib_t[1][x]), l2)));
+            w4 p = w4_mul(w4_load(nr->n[x]), ln);
             a.v[x] = w4_select(solved, w4_sub(a.v[x], w4_mul(p, ima)), a.v[x]);
-            a.w[x] = w4_select(solved, w4_sub(a.w[x], dwa), a.w[x]);
+            a.w[x] = w4_select(solved, w4_sub(a.w[x], w4_mul(w4_load(nr->ia_n[x]), ln)), a.w[x]);
             b.v[x] = w4_select(solved, w4_add(b.v[x], w4_mul(p, imb)), b.v[x]);
-            b.w[x] = w4_select(solved, w4_add(b.w[x], dwb), b.w[x]);
+            b.w[x] = w4_select(solved, w4_add(b.w[x], w4_mul(w4_load(nr->ib_n[x]), ln)), b.w[x]);
         }
+    }
+    /* the friction at the centre and the twist, summed, then applied once */
+    const vx_contact_wide_friction_row *fr = &w->friction_rows;
+    w4 solved = w4_load_mask(fr->solved);
+    w4 l1 = w4_load(fr->tangent_impulse[0]), l2 = w4_load(fr->tangent_impulse[1]), lt = w4_load(fr->twist_impulse);
+    w4 ima = w4_load(fr->inv_mass_a), imb = w4_load(fr->inv_mass_b);
+    for (int x = 0; x < 3; x++) {
+        w4 p = w4_add(w4_mul(w4_load(fr->t[0][x]), l1), w4_mul(w4_load(fr->t[1][x]), l2));
+        w4 dwa = w4_add(w4_add(w4_mul(w4_load(fr->ia_t[0][x]), l1), w4_mul(w4_load(fr->ia_t[1][x]), l2)),
+                        w4_mul(w4_load(fr->ia_twist[x]), lt));
+        w4 dwb = w4_add(w4_add(w4_mul(w4_load(fr->ib_t[0][x]), l1), w4_mul(w4_load(fr->ib_t[1][x]), l2)),
+                        w4_mul(w4_load(fr->ib_twist[x]), lt));
+        a.v[x] = w4_select(solved, w4_sub(a.v[x], w4_mul(p, ima)), a.v[x]);
+        a.w[x] = w4_select(solved, w4_sub(a.w[x], dwa), a.w[x]);
+        b.v[x] = w4_select(solved, w4_add(b.v[x], w4_mul(p, imb)), b.v[x]);
+        b.w[x] = w4_select(solved, w4_add(b.w[x], dwb), b.w[x]);
     }
     scatter(&a, lb.pad_a, lb.va, w->store_a);
     scatter(&b, lb.pad_b, lb.vb, w->store_b);
@@ -403,41 +435,48 @@ void vx_contact_wide_warm_start(const vx_contact_wide_block *w, vx_contact_hot_v
 
 void vx_contact_wide_clear_impulses(vx_contact_wide_block *w)
 {
-    for (uint32_t k = 0; k < w->max_count; k++) {
-        for (int i = 0; i < 4; i++) {
-            w->points[k].normal.normal_impulse[i] = 0.0f;
-            w->points[k].friction.tangent_impulse[0][i] = 0.0f;
-            w->points[k].friction.tangent_impulse[1][i] = 0.0f;
-        }
+    for (int i = 0; i < 4; i++) {
+        for (uint32_t k = 0; k < w->max_count; k++) w->points[k].normal.normal_impulse[i] = 0.0f;
+        w->friction_rows.tangent_impulse[0][i] = 0.0f;
+        w->friction_rows.tangent_impulse[1][i] = 0.0f;
+        w->friction_rows.twist_impulse[i] = 0.0f;
     }
 }
 
 /* ---- loading and storing ---- */
 
 /* The load transposes whole aligned 4-float groups of the hot structs: a
- * row's scalars after its Jacobians, and a constraint's inverse masses and
- * friction after its directions. */
+ * row's scalars after its Jacobians, a constraint's inverse masses and
+ * friction after its directions, and its friction's scalars. */
 _Static_assert(offsetof(vx_contact_hot_row, normal_mass) % 16 == 0, "row scalars start a 16-byte group");
 _Static_assert(offsetof(vx_contact_hot_row, bias) == offsetof(vx_contact_hot_row, normal_mass) + 4, "row layout");
 _Static_assert(offsetof(vx_contact_hot_row, normal_impulse) == offsetof(vx_contact_hot_row, normal_mass) + 8,
                "row layout");
-_Static_assert(offsetof(vx_contact_hot_row, tangent_mass) == offsetof(vx_contact_hot_row, normal_mass) + 12,
-               "row layout");
-_Static_assert(offsetof(vx_contact_hot_row, tangent_impulse) == offsetof(vx_contact_hot_row, normal_mass) + 20,
-               "row layout");
-_Static_assert(offsetof(vx_contact_hot_row, pad) == offsetof(vx_contact_hot_row, normal_mass) + 28, "row layout");
+_Static_assert(offsetof(vx_contact_hot_row, pad) == offsetof(vx_contact_hot_row, normal_mass) + 12, "row layout");
 _Static_assert(offsetof(vx_contact_hot_constraint, inv_mass_a) % 16 == 0, "masses start a 16-byte group");
 _Static_assert(offsetof(vx_contact_hot_constraint, inv_mass_b) == offsetof(vx_contact_hot_constraint, inv_mass_a) + 4,
                "constraint layout");
+_Static_assert(offsetof(vx_contact_hot_constraint, patch) % 16 == 0, "friction starts a 16-byte group");
+_Static_assert(offsetof(vx_contact_friction, tangent_mass) % 16 == 0, "friction scalars start a 16-byte group");
+_Static_assert(offsetof(vx_contact_friction, tangent_impulse) == offsetof(vx_contact_friction, tangent_mass) + 8,
+               "friction layout");
+_Static_assert(offsetof(vx_contact_friction, twist_mass) == offsetof(vx_contact_friction, tangent_mass) + 16,
+               "friction layout");
+_Static_assert(offsetof(vx_contact_friction, twist_impulse) == offsetof(vx_contact_friction, twist_mass) + 4,
+               "friction layout");
+_Static_assert(offsetof(vx_contact_friction, lever) % 16 == 0, "levers are a 16-byte group");
 
 /* What a lane reads for a row it does not solve: zero directions, arms,
  * masses and impulses; +0 on A's side and -0 on B's, since x - (+0) and
  * x + (-0) are x for every x. */
 static const vx_contact_hot_row masked_row = {
     .ib_n = {-0.0f, -0.0f, -0.0f, -0.0f},
-    .ib_t = {{-0.0f, -0.0f, -0.0f, -0.0f}, {-0.0f, -0.0f, -0.0f, -0.0f}},
 };
-static const vx_contact_hot_constraint masked_constraint = {.inv_mass_b = -0.0f};
+static const vx_contact_hot_constraint masked_constraint = {
+    .inv_mass_b = -0.0f,
+    .patch = {.ib_t = {{-0.0f, -0.0f, -0.0f, -0.0f}, {-0.0f, -0.0f, -0.0f, -0.0f}},
+              .ib_twist = {-0.0f, -0.0f, -0.0f, -0.0f}},
+};
 
 /* Lane i's 4-float group at src[i] becomes element i of out0 .. out3. */
 static void transpose_in(float *out0, float *out1, float *out2, float *out3, const float *const src[4])
@@ -462,6 +501,35 @@ static void transpose_in(float *out0, float *out1, float *out2, float *out3, con
         const float *src_[4] = {&(base)[0]->field, &(base)[1]->field, &(base)[2]->field, &(base)[3]->field};  \
         transpose_in((out0), (out1), (out2), (out3), src_);                                                    \
     } while (0)
+
+/* The lanes' friction (masked for lanes without it). */
+static void load_friction(vx_contact_wide_block *w, const vx_contact_hot_constraint *const lanes[4])
+{
+    vx_contact_wide_friction_row *fr = &w->friction_rows;
+    const vx_contact_hot_constraint *fcon[4];
+    for (uint32_t i = 0; i < 4; i++) {
+        bool fric = (w->has_friction & (1u << i)) != 0;
+        fcon[i] = fric ? lanes[i] : &masked_constraint;
+        fr->solved[i] = fric ? 0xffffffffu : 0u;
+    }
+    float unused[2][4];
+    VX_WIDE_VECTOR(fr->t[0], fcon, t1);
+    VX_WIDE_VECTOR(fr->t[1], fcon, t2);
+    VX_WIDE_VECTOR(fr->n, fcon, n);
+    for (int t = 0; t < 2; t++) {
+        VX_WIDE_VECTOR(fr->ra_t[t], fcon, patch.ra_t[t]);
+        VX_WIDE_VECTOR(fr->rb_t[t], fcon, patch.rb_t[t]);
+        VX_WIDE_VECTOR(fr->ia_t[t], fcon, patch.ia_t[t]);
+        VX_WIDE_VECTOR(fr->ib_t[t], fcon, patch.ib_t[t]);
+    }
+    VX_WIDE_VECTOR(fr->ia_twist, fcon, patch.ia_twist);
+    VX_WIDE_VECTOR(fr->ib_twist, fcon, patch.ib_twist);
+    VX_WIDE_GROUP(fr->tangent_mass[0], fr->tangent_mass[1], fr->tangent_impulse[0], fr->tangent_impulse[1], fcon,
+                  patch.tangent_mass[0]);
+    VX_WIDE_GROUP(fr->twist_mass, fr->twist_impulse, unused[0], NULL, fcon, patch.twist_mass);
+    VX_WIDE_GROUP(fr->lever[0], fr->lever[1], fr->lever[2], fr->lever[3], fcon, patch.lever[0]);
+    VX_WIDE_GROUP(fr->inv_mass_a, fr->inv_mass_b, unused[1], NULL, fcon, inv_mass_a);
+}
 
 void vx_contact_wide_load(vx_contact_wide_block *w, const vx_contact_hot_constraint *const lanes[4],
                           const vx_contact_hot_row *const rows[4])
@@ -495,58 +563,40 @@ void vx_contact_wide_load(vx_contact_wide_block *w, const vx_contact_hot_constra
         w->a[i] = w->a[first]; /* read, never written */
         w->b[i] = w->b[first];
     }
+    load_friction(w, lanes);
     /* Points >= max_count are neither solved nor read: not loaded. */
     for (uint32_t k = 0; k < w->max_count; k++) {
         /* each lane's sources: its row and constraint, or the masked ones */
-        const vx_contact_hot_row *nrow[4], *frow[4];
-        const vx_contact_hot_constraint *ncon[4], *fcon[4];
-        vx_contact_wide_friction_row *fr = &w->points[k].friction;
+        const vx_contact_hot_row *nrow[4];
+        const vx_contact_hot_constraint *ncon[4];
         vx_contact_wide_normal_row *nr = &w->points[k].normal;
         for (uint32_t i = 0; i < 4; i++) {
             bool normal = k < w->count[i];
-            bool fric = normal && (w->has_friction & (1u << i));
             nrow[i] = normal ? &rows[i][k] : &masked_row;
             ncon[i] = normal ? lanes[i] : &masked_constraint;
-            frow[i] = fric ? &rows[i][k] : &masked_row;
-            fcon[i] = fric ? lanes[i] : &masked_constraint;
-            fr->solved[i] = fric ? 0xffffffffu : 0u;
         }
-        float unused[4][4];
+        float unused[2][4];
         VX_WIDE_VECTOR(nr->n, ncon, n);
         VX_WIDE_VECTOR(nr->ra_n, nrow, ra_n);
         VX_WIDE_VECTOR(nr->rb_n, nrow, rb_n);
         VX_WIDE_VECTOR(nr->ia_n, nrow, ia_n);
         VX_WIDE_VECTOR(nr->ib_n, nrow, ib_n);
         VX_WIDE_GROUP(nr->inv_mass_a, nr->inv_mass_b, unused[0], NULL, ncon, inv_mass_a);
-        /* tangent masses and impulses of a lane without friction are loaded
-         * too (never used: its increments are masked, nor stored back) */
-        VX_WIDE_GROUP(nr->normal_mass, nr->bias, nr->normal_impulse, fr->tangent_mass[0], nrow, normal_mass);
-        VX_WIDE_GROUP(fr->tangent_mass[1], fr->tangent_impulse[0], fr->tangent_impulse[1], unused[1], nrow,
-                      tangent_mass[1]);
+        VX_WIDE_GROUP(nr->normal_mass, nr->bias, nr->normal_impulse, unused[1], nrow, normal_mass);
         w4_store_mask(nr->soft, w4_not_equal(w4_load(unused[1]), w4_splat(0.0f))); /* pad != 0 */
-        VX_WIDE_VECTOR(fr->t[0], fcon, t1);
-        VX_WIDE_VECTOR(fr->t[1], fcon, t2);
-        for (int t = 0; t < 2; t++) {
-            VX_WIDE_VECTOR(fr->ra_t[t], frow, ra_t[t]);
-            VX_WIDE_VECTOR(fr->rb_t[t], frow, rb_t[t]);
-            VX_WIDE_VECTOR(fr->ia_t[t], frow, ia_t[t]);
-            VX_WIDE_VECTOR(fr->ib_t[t], frow, ib_t[t]);
-        }
-        VX_WIDE_GROUP(fr->inv_mass_a, fr->inv_mass_b, unused[2], NULL, fcon, inv_mass_a);
     }
 }
 
-void vx_contact_wide_store_impulses(const vx_contact_wide_block *w, vx_contact_hot_row *const rows[4])
+void vx_contact_wide_store_impulses(const vx_contact_wide_block *w, vx_contact_hot_row *const rows[4],
+                                    vx_contact_hot_constraint *const lanes[4])
 {
     for (uint32_t i = 0; i < 4; i++) {
         if (!(w->used & (1u << i))) continue;
-        bool fric = (w->has_friction & (1u << i)) != 0;
-        for (uint32_t k = 0; k < w->count[i]; k++) {
-            vx_contact_hot_row *r = &rows[i][k];
-            r->normal_impulse = w->points[k].normal.normal_impulse[i];
-            if (!fric) continue;
-            r->tangent_impulse[0] = w->points[k].friction.tangent_impulse[0][i];
-            r->tangent_impulse[1] = w->points[k].friction.tangent_impulse[1][i];
-        }
+        for (uint32_t k = 0; k < w->count[i]; k++) rows[i][k].normal_impulse = w->points[k].normal.normal_impulse[i];
+        if (!(w->has_friction & (1u << i))) continue;
+        vx_contact_friction *f = &lanes[i]->patch;
+        f->tangent_impulse[0] = w->friction_rows.tangent_impulse[0][i];
+        f->tangent_impulse[1] = w->friction_rows.tangent_impulse[1][i];
+        f->twist_impulse = w->friction_rows.twist_impulse[i];
     }
 }

@@ -16,7 +16,8 @@
 
 #define VX_CONTACT_WIDE_LANES 4
 
-/* One point's two friction rows, four lanes. [k][axis][lane]: tangent k,
+/* The lanes' manifold friction (vx_contact_friction), four lanes: the two
+ * tangent rows at the centre and the twist. [k][axis][lane]: tangent k,
  * axis x, y, z. */
 typedef struct {
     _Alignas(16) float t[2][3][4];  /* the constraint's t1, t2 (0 where not solved) */
@@ -26,9 +27,15 @@ typedef struct {
     float tangent_impulse[2][4];
     float ia_t[2][3][4];            /* IA^-1 (rA x t) */
     float ib_t[2][3][4];            /* IB^-1 (rB x t) */
+    float n[3][4];                  /* the normal (0 where not solved) */
+    float ia_twist[3][4];           /* IA^-1 n */
+    float ib_twist[3][4];           /* IB^-1 n */
+    float twist_mass[4];
+    float twist_impulse[4];
+    float lever[VX_MANIFOLD_MAX_POINTS][4]; /* each point's distance from the centre (0 past a lane's count) */
     float inv_mass_a[4];            /* +0 where not solved */
     float inv_mass_b[4];            /* -0 where not solved */
-    uint32_t solved[4];             /* all ones where the lane solves this row */
+    uint32_t solved[4];             /* all ones where the lane solves friction */
 } vx_contact_wide_friction_row;
 
 /* One point's normal row, four lanes. */
@@ -46,9 +53,8 @@ typedef struct {
     float inv_mass_b[4];
 } vx_contact_wide_normal_row;
 
-/* One point's friction and normal rows, four lanes. */
+/* One point's normal row, four lanes. */
 typedef struct {
-    vx_contact_wide_friction_row friction;
     vx_contact_wide_normal_row normal;
 } vx_contact_wide_point;
 
@@ -63,6 +69,8 @@ typedef struct vx_contact_wide_block {
     uint32_t used;                  /* bit i: lane i holds a constraint */
     uint32_t has_friction;          /* bit i: lane i solves its friction rows */
     uint32_t store_a, store_b;      /* bit i: lane i writes body a (b) back (inv_mass > 0) */
+    uint32_t pad_[3];
+    vx_contact_wide_friction_row friction_rows; /* the lanes' manifold friction */
     vx_contact_wide_point points[]; /* max_count of them (room for as many as the load will need) */
 } vx_contact_wide_block;
 
@@ -79,7 +87,7 @@ static inline size_t vx_contact_wide_block_size(uint32_t points)
  * clamped without assertions). Points no lane has are not written. */
 void vx_contact_wide_load(vx_contact_wide_block *w, const vx_contact_hot_constraint *const lanes[4],
                           const vx_contact_hot_row *const rows[4]);
-/* The four lanes' friction rows (points in order) then normal rows (forwards,
+/* The four lanes' friction (twist, then the tangents) then normal rows (forwards,
  * or backwards: each lane's points count-1 .. 0), once: exactly what
  * vx_contact_solver_solve_packed(lanes[0]) .. (lanes[3]) do in turn, to the
  * velocities and to the block's accumulated impulses. vel is indexed by body
@@ -94,11 +102,12 @@ void vx_contact_wide_solve(vx_contact_wide_block *w, vx_contact_hot_velocity *ve
  * its lanes' velocities pass through every row). */
 void vx_contact_wide_solve_two(vx_contact_wide_block *w0, vx_contact_wide_block *w1, vx_contact_hot_velocity *vel,
                                bool backwards, float mass_scale, float impulse_scale);
-/* The accumulated impulses back into the lanes' hot rows: normal impulse of
- * every point, tangent impulses of the lanes with friction (the others'
- * rows are left untouched, as the scalar solve leaves them). rows[i] may be
- * NULL for an empty lane. */
-void vx_contact_wide_store_impulses(const vx_contact_wide_block *w, vx_contact_hot_row *const rows[4]);
+/* The accumulated impulses back into the lanes' hot rows and constraints:
+ * normal impulse of every point, friction impulses of the lanes with
+ * friction (the others' are left untouched, as the scalar solve leaves
+ * them). rows[i] and lanes[i] may be NULL for an empty lane. */
+void vx_contact_wide_store_impulses(const vx_contact_wide_block *w, vx_contact_hot_row *const rows[4],
+                                    vx_contact_hot_constraint *const lanes[4]);
 /* The block's accumulated impulses applied to the lanes' bodies (the
  * substepped solve's warm start, in its formula: the point's normal and
  * friction impulses summed, then applied once). */
@@ -129,11 +138,12 @@ static inline float vx_contact_wide_normal_impulse(const vx_contact_wide_block *
     return vx_contact_wide_solves(w, lane, point) ? w->points[point].normal.normal_impulse[lane] : 0.0f;
 }
 
-static inline float vx_contact_wide_tangent_impulse(const vx_contact_wide_block *w, int lane, int point, int tangent)
+/* The lane's accumulated friction impulse along tangent 0 or 1 (0 for a lane
+ * without friction). */
+static inline float vx_contact_wide_tangent_impulse(const vx_contact_wide_block *w, int lane, int tangent)
 {
-    if (!vx_contact_wide_solves(w, lane, point) || !(w->has_friction & (1u << lane)) || tangent < 0 || tangent > 1)
-        return 0.0f;
-    return w->points[point].friction.tangent_impulse[tangent][lane];
+    if (lane < 0 || lane > 3 || !(w->has_friction & (1u << lane)) || tangent < 0 || tangent > 1) return 0.0f;
+    return w->friction_rows.tangent_impulse[tangent][lane];
 }
 
 #endif

@@ -100,8 +100,8 @@ static void random_scenario(scenario *s, vx_test_rng *r)
         c->b = slot[1];
         c->inv_mass_a = s->inv_mass[c->a];
         c->inv_mass_b = s->inv_mass[c->b];
-        uint32_t f = vx_test_rng_next(r) % 10u;
-        c->friction = f == 0 ? 0.0f : (f == 1 ? -0.0f : vx_test_rng_range(r, 0.05f, 1.2f));
+        uint32_t pick = vx_test_rng_next(r) % 10u;
+        c->friction = pick == 0 ? 0.0f : (pick == 1 ? -0.0f : vx_test_rng_range(r, 0.05f, 1.2f));
         c->count = chance(r, 3) ? 0u : 1u + vx_test_rng_next(r) % VX_MANIFOLD_MAX_POINTS;
         vx_vec3 n = random_unit(r);
         vx_vec3 t1 = vx_vec3_normalize(vx_vec3_cross(n, random_unit(r)));
@@ -110,17 +110,24 @@ static void random_scenario(scenario *s, vx_test_rng *r)
         put3(c->t1, t1);
         put3(c->t2, t2);
         bool dyn_a = c->inv_mass_a > 0.0f, dyn_b = c->inv_mass_b > 0.0f;
+        vx_contact_friction *f = &c->patch;
+        const vx_vec3 t[2] = {t1, t2};
+        for (int j = 0; j < 2; j++) {
+            random_arm(r, t[j], dyn_a, f->ra_t[j], f->ia_t[j]);
+            random_arm(r, t[j], dyn_b, f->rb_t[j], f->ib_t[j]);
+            f->tangent_mass[j] = vx_test_rng_range(r, 0.05f, 2.0f);
+            f->tangent_impulse[j] = chance(r, 20) ? 0.0f : vx_test_rng_range(r, -1.0f, 1.0f);
+        }
+        vx_vec3 inv_inertia_a = random_vec(r, 4.0f), inv_inertia_b = random_vec(r, 4.0f);
+        put3(f->ia_twist, dyn_a ? vx_vec3_mul(inv_inertia_a, n) : vx_vec3_zero());
+        put3(f->ib_twist, dyn_b ? vx_vec3_mul(inv_inertia_b, n) : vx_vec3_zero());
+        f->twist_mass = vx_test_rng_range(r, 0.05f, 2.0f);
+        f->twist_impulse = chance(r, 20) ? 0.0f : vx_test_rng_range(r, -0.5f, 0.5f);
         for (uint32_t k = 0; k < c->count; k++) {
             vx_contact_hot_row *row = &s->rows[i][k];
             random_arm(r, n, dyn_a, row->ra_n, row->ia_n);
             random_arm(r, n, dyn_b, row->rb_n, row->ib_n);
-            const vx_vec3 t[2] = {t1, t2};
-            for (int j = 0; j < 2; j++) {
-                random_arm(r, t[j], dyn_a, row->ra_t[j], row->ia_t[j]);
-                random_arm(r, t[j], dyn_b, row->rb_t[j], row->ib_t[j]);
-                row->tangent_mass[j] = vx_test_rng_range(r, 0.05f, 2.0f);
-                row->tangent_impulse[j] = chance(r, 20) ? 0.0f : vx_test_rng_range(r, -1.0f, 1.0f);
-            }
+            f->lever[k] = chance(r, 10) ? 0.0f : vx_test_rng_range(r, 0.0f, 0.8f);
             row->normal_mass = vx_test_rng_range(r, 0.05f, 2.0f);
             row->bias = chance(r, 30) ? 0.0f : vx_test_rng_range(r, -1.0f, 1.0f);
             row->normal_impulse = chance(r, 25) ? 0.0f : vx_test_rng_range(r, 0.0f, 2.0f);
@@ -130,7 +137,7 @@ static void random_scenario(scenario *s, vx_test_rng *r)
 }
 
 /* The wide kernel's inputs from s. */
-static void lane_pointers(scenario *s, const vx_contact_hot_constraint *lanes[4], vx_contact_hot_row *rows[4])
+static void lane_pointers(scenario *s, vx_contact_hot_constraint *lanes[4], vx_contact_hot_row *rows[4])
 {
     for (int i = 0; i < 4; i++) {
         lanes[i] = s->used[i] ? &s->c[i] : NULL;
@@ -147,19 +154,20 @@ static void solve_scalar(scenario *s, bool backwards, float mass_scale, float im
 
 static void load_wide(vx_contact_wide_block *w, scenario *s)
 {
-    const vx_contact_hot_constraint *lanes[4];
+    vx_contact_hot_constraint *lanes[4];
     vx_contact_hot_row *rows[4];
     lane_pointers(s, lanes, rows);
     const vx_contact_hot_row *const crows[4] = {rows[0], rows[1], rows[2], rows[3]};
-    vx_contact_wide_load(w, lanes, crows);
+    const vx_contact_hot_constraint *const clanes[4] = {lanes[0], lanes[1], lanes[2], lanes[3]};
+    vx_contact_wide_load(w, clanes, crows);
 }
 
 static void store_wide(const vx_contact_wide_block *w, scenario *s)
 {
-    const vx_contact_hot_constraint *lanes[4];
+    vx_contact_hot_constraint *lanes[4];
     vx_contact_hot_row *rows[4];
     lane_pointers(s, lanes, rows);
-    vx_contact_wide_store_impulses(w, rows);
+    vx_contact_wide_store_impulses(w, rows, lanes);
 }
 
 /* Velocities (with their pad lanes when pads) and rows, bit for bit. */
@@ -174,14 +182,17 @@ static void assert_identical(const scenario *scalar, const scenario *wide, int b
                   (double)scalar->vel[i].w[0], (double)scalar->vel[i].w[1], (double)scalar->vel[i].w[2],
                   (double)wide->vel[i].v[0], (double)wide->vel[i].v[1], (double)wide->vel[i].v[2],
                   (double)wide->vel[i].w[0], (double)wide->vel[i].w[1], (double)wide->vel[i].w[2]);
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 4; i++) {
         for (int k = 0; k < VX_MANIFOLD_MAX_POINTS; k++) {
             const vx_contact_hot_row *a = &scalar->rows[i][k], *b = &wide->rows[i][k];
-            cr_assert(memcmp(a, b, sizeof *a) == 0,
-                      "block %d lane %d point %d: impulses n %a t %a %a vs n %a t %a %a", block, i, k,
-                      (double)a->normal_impulse, (double)a->tangent_impulse[0], (double)a->tangent_impulse[1],
-                      (double)b->normal_impulse, (double)b->tangent_impulse[0], (double)b->tangent_impulse[1]);
+            cr_assert(memcmp(a, b, sizeof *a) == 0, "block %d lane %d point %d: impulses n %a vs n %a", block, i, k,
+                      (double)a->normal_impulse, (double)b->normal_impulse);
         }
+        const vx_contact_friction *a = &scalar->c[i].patch, *b = &wide->c[i].patch;
+        cr_assert(memcmp(a, b, sizeof *a) == 0, "block %d lane %d: friction t %a %a twist %a vs t %a %a twist %a",
+                  block, i, (double)a->tangent_impulse[0], (double)a->tangent_impulse[1], (double)a->twist_impulse,
+                  (double)b->tangent_impulse[0], (double)b->tangent_impulse[1], (double)b->twist_impulse);
+    }
 }
 
 /* How many solved rows of the last pass ended on the friction disc's edge
@@ -189,15 +200,17 @@ static void assert_identical(const scenario *scalar, const scenario *wide, int b
  * normal impulse: both clamps exercised. */
 static void count_clamps(const scenario *s, const scenario *before, int *friction_clamped, int *normal_clamped)
 {
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 4; i++) {
+        float total = 0.0f;
         for (uint32_t k = 0; s->used[i] && k < s->c[i].count; k++) {
-            const vx_contact_hot_row *row = &s->rows[i][k];
-            if (row->normal_impulse == 0.0f) (*normal_clamped)++;
-            float t = sqrtf(row->tangent_impulse[0] * row->tangent_impulse[0] +
-                            row->tangent_impulse[1] * row->tangent_impulse[1]);
-            float max = s->c[i].friction * before->rows[i][k].normal_impulse;
-            if (s->c[i].friction > 0.0f && max > 0.0f && fabsf(t - max) <= 1e-5f * max) (*friction_clamped)++;
+            if (s->rows[i][k].normal_impulse == 0.0f) (*normal_clamped)++;
+            total += before->rows[i][k].normal_impulse;
         }
+        const vx_contact_friction *f = &s->c[i].patch;
+        float t = sqrtf(f->tangent_impulse[0] * f->tangent_impulse[0] + f->tangent_impulse[1] * f->tangent_impulse[1]);
+        float max = s->c[i].friction * total;
+        if (s->used[i] && s->c[i].friction > 0.0f && max > 0.0f && fabsf(t - max) <= 1e-5f * max) (*friction_clamped)++;
+    }
 }
 
 typedef struct {
@@ -245,7 +258,7 @@ static void run_random(uint32_t seed, random_run o)
                         vx_contact_wide_set_target(w, i, (int)k, bias, soft);
                     }
             }
-            if (pass + 1 == passes) memcpy(last->rows, scalar->rows, sizeof last->rows);
+            if (pass + 1 == passes) memcpy(last, scalar, sizeof *last);
             solve_scalar(scalar, back, mass_scale, impulse_scale);
             vx_contact_wide_solve(w, wide->vel, back, mass_scale, impulse_scale);
         }
@@ -315,12 +328,15 @@ Test(solver_wide, two_blocks_side_by_side_give_the_bytes_of_two_in_turn)
         }
         cr_assert(memcmp(vel[0], vel[1], 2 * BODIES * sizeof *vel[0]) == 0, "run %d: velocities differ", run);
         for (int j = 0; j < 2; j++) {
-            vx_contact_hot_row turn[4][VX_MANIFOLD_MAX_POINTS];
-            memcpy(turn, s[j]->rows, sizeof turn);
             store_wide(w[0][j], s[j]);
-            memcpy(turn, s[j]->rows, sizeof turn);
+            scenario *turn = aligned_alloc(16, sizeof *turn);
+            cr_assert_not_null(turn);
+            memcpy(turn, s[j], sizeof *turn);
             store_wide(w[1][j], s[j]);
-            cr_assert(memcmp(turn, s[j]->rows, sizeof turn) == 0, "run %d block %d: impulses differ", run, j);
+            cr_assert(memcmp(turn->rows, s[j]->rows, sizeof turn->rows) == 0 &&
+                          memcmp(turn->c, s[j]->c, sizeof turn->c) == 0,
+                      "run %d block %d: impulses differ", run, j);
+            free(turn);
         }
     }
     for (int k = 0; k < 2; k++) {
@@ -374,7 +390,8 @@ Test(solver_wide, empty_block_changes_nothing)
     vx_contact_wide_load(w, lanes, rows);
     vx_contact_wide_solve(w, NULL, false, 1.0f, 0.0f);
     vx_contact_hot_row *out[4] = {NULL, NULL, NULL, NULL};
-    vx_contact_wide_store_impulses(w, out);
+    vx_contact_hot_constraint *out_lanes[4] = {NULL, NULL, NULL, NULL};
+    vx_contact_wide_store_impulses(w, out, out_lanes);
     cr_assert_eq(vx_contact_wide_normal_impulse(w, 0, 0), 0.0f);
     free(w);
 }
@@ -398,8 +415,8 @@ Test(solver_wide, lane_without_friction_keeps_tangent_impulses)
     put3(c->t1, vx_vec3_make(1.0f, 0.0f, 0.0f));
     put3(c->t2, vx_vec3_make(0.0f, 0.0f, 1.0f));
     s->rows[0][0].normal_mass = 1.0f;
-    s->rows[0][0].tangent_mass[0] = s->rows[0][0].tangent_mass[1] = 1.0f;
-    s->rows[0][0].tangent_impulse[0] = 0.75f;
+    c->patch.tangent_mass[0] = c->patch.tangent_mass[1] = 1.0f;
+    c->patch.tangent_impulse[0] = 0.75f;
     s->vel[0].v[0] = 2.0f;
     s->vel[0].v[1] = -3.0f;
     load_wide(w, s);
@@ -409,8 +426,8 @@ Test(solver_wide, lane_without_friction_keeps_tangent_impulses)
     cr_assert_eq(s->vel[0].v[1], 0.0f);
     cr_assert_eq(s->rows[0][0].normal_impulse, 3.0f);
     cr_assert_eq(vx_contact_wide_normal_impulse(w, 0, 0), 3.0f);
-    cr_assert_eq(s->rows[0][0].tangent_impulse[0], 0.75f);
-    cr_assert_eq(vx_contact_wide_tangent_impulse(w, 0, 0, 0), 0.0f);
+    cr_assert_eq(c->patch.tangent_impulse[0], 0.75f);
+    cr_assert_eq(vx_contact_wide_tangent_impulse(w, 0, 0), 0.0f);
     free(s);
     free(w);
 }
@@ -440,13 +457,18 @@ static void box_on_ground(vx_contact_hot_constraint *c, vx_contact_hot_row rows[
         put3(rows[k].rb_n, jn);
         put3(rows[k].ib_n, vx_vec3_scale(jn, inv_inertia));
         rows[k].normal_mass = 1.0f / (1.0f + inv_inertia * vx_vec3_dot(jn, jn));
-        for (int j = 0; j < 2; j++) {
-            vx_vec3 jt = vx_vec3_cross(arm, t[j]);
-            put3(rows[k].rb_t[j], jt);
-            put3(rows[k].ib_t[j], vx_vec3_scale(jt, inv_inertia));
-            rows[k].tangent_mass[j] = 1.0f / (1.0f + inv_inertia * vx_vec3_dot(jt, jt));
-        }
+        c->patch.lever[k] = sqrtf(0.5f);
     }
+    /* the friction at the centre of the face, (0, -0.5, 0) from the box's */
+    vx_vec3 centre = vx_vec3_make(0.0f, -0.5f, 0.0f);
+    for (int j = 0; j < 2; j++) {
+        vx_vec3 jt = vx_vec3_cross(centre, t[j]);
+        put3(c->patch.rb_t[j], jt);
+        put3(c->patch.ib_t[j], vx_vec3_scale(jt, inv_inertia));
+        c->patch.tangent_mass[j] = 1.0f / (1.0f + inv_inertia * vx_vec3_dot(jt, jt));
+    }
+    put3(c->patch.ib_twist, vx_vec3_scale(n, inv_inertia));
+    c->patch.twist_mass = 1.0f / inv_inertia;
 }
 
 /* n . (velocity of B's corner k), the ground at rest */
