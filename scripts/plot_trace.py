@@ -1,14 +1,21 @@
 #!/usr/bin/python3
-"""Plot columns of a voltex-sim body trace or joint trace (CSV) against time, into a PNG.
+"""Plot columns of a voltex-sim trace (CSV: body, contact, joint or query) against time, into a PNG.
 
     scripts/run.sh scenes/ball_drop.json | scripts/plot_trace.py --entity ball --y py --y vy -o ball.png
     scripts/plot_trace.py trace.csv --entity 1 --entity 2 --y px --y vx -o x.png
     scripts/plot_trace.py joints.csv --entity j0 --y fy -o force.png
+    scripts/plot_trace.py contacts.csv --entity ball --y impulse --y depth -o contact.png
+    scripts/plot_trace.py queries.csv --entity ahead --y distance -o ray.png
     scripts/plot_trace.py trace.csv -e bob -y px --analytic "sin(0.1745*cos(2*pi*t/2.0099))" -o x.png
 
 Reads the long layout (a row per entity and frame), the wide one (--layout
-wide: columns NAME.px ...) and joint traces (rows picked by the joint's name
-or index). Columns are selected by name, so traces with extra columns work.
+wide: columns NAME.px ...), joint and query traces (rows picked by the
+joint's or query's name or index; a query's nearest hit, and gaps for its
+frames without one)
+and contact traces (--entity picks the pairs with that body, or one pair as
+A/B; a curve per pair: several points of a pair in one step give their
+impulses summed and the other columns of the deepest point). Columns are
+selected by name, so traces with extra columns work.
 Each kind of quantity gets its own axes with its unit (position m, velocity
 m/s, angular velocity rad/s, orientation, force N, torque N m); the legend
 names the entities. --analytic draws an expression of t (the x column)
@@ -30,6 +37,11 @@ QUANTITIES = [
     ("torque", "N m", ("tx", "ty", "tz")),
     ("joint position", "rad or m", ("position",)),
     ("joint speed", "rad/s or m/s", ("speed",)),
+    ("depth", "m", ("depth",)),  # the contact trace's
+    ("impulse", "N s", ("impulse",)),
+    ("normal", None, ("nx", "ny", "nz")),
+    ("contact point", "m", ("ax", "ay", "az", "bx", "by", "bz")),
+    ("distance", "m", ("distance",)),  # the query trace's
 ]
 X_UNITS = {"time": "s", "frame": None}
 
@@ -48,9 +60,9 @@ def quantity_of(column):
 
 def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("trace", nargs="?", default="-", help="body trace CSV file, or - for stdin (default)")
+    p.add_argument("trace", nargs="?", default="-", help="trace CSV file, or - for stdin (default)")
     p.add_argument("--entity", "-e", action="append", required=True,
-                   help="entity name or index to plot (repeat for several)")
+                   help="entity (joint, query) name or index to plot, or a contact pair A/B (repeat for several)")
     p.add_argument("--y", "-y", action="append", required=True, help="column to plot (repeat for several)")
     p.add_argument("--x", default="time", help="column for the horizontal axis (default: time)")
     p.add_argument("--output", "-o", required=True, help="PNG file to write")
@@ -70,29 +82,80 @@ def analytic_curve(expression, xs):
         fail(f"--analytic {expression!r}: {e}")
 
 
-def read_long(reader, header, entities, xcol, ycols):
-    """{(entity name, column): (xs, ys)} from rows of entity (or joint), name, ..."""
-    index = {name: i for i, name in enumerate(header)}
-    key = "joint" if "joint" in index and "entity" not in index else "entity"
-    for col in [xcol, key, "name"] + ycols:
+def check_columns(index, header, columns):
+    for col in columns:
         if col not in index:
             fail(f"no column {col!r} in the trace (columns: {', '.join(header)})")
+
+
+def read_long(reader, header, entities, xcol, ycols):
+    """{(entity name, column): (xs, ys)} from rows of entity (or joint, or
+    query), name, ...; a query's row without a hit gives NaN."""
+    index = {name: i for i, name in enumerate(header)}
+    key = next(k for k in ("query", "joint", "entity") if k in index or k == "entity")
+    check_columns(index, header, [xcol, key, "name"] + ycols)
+    miss = index["hit"] if key == "query" and "hit" in index else None
+    seen = set()  # (query, frame): a query's first row of a frame is its nearest hit
     names = {}  # what the user wrote -> the entity's name
     series = {}
     for line, row in enumerate(reader, start=2):
         if len(row) != len(header):
             fail(f"line {line}: expected {len(header)} cells, got {len(row)}")
         name = row[index["name"]]
+        if key == "query" and "frame" in index:
+            if (name, row[index["frame"]]) in seen:
+                continue
+            seen.add((name, row[index["frame"]]))
         for e in entities:
             if e == name or e == row[index[key]]:
                 names[e] = name
+                no_hit = miss is not None and row[miss] == "0"
                 for c in ycols:
                     xs, ys = series.setdefault((name, c), ([], []))
                     xs.append(float(row[index[xcol]]))
-                    ys.append(float(row[index[c]]))
+                    ys.append(math.nan if no_hit and c != "hit" else float(row[index[c]]))
     missing = [e for e in entities if e not in names]
     if missing:
         fail(f"no rows for entity {', '.join(missing)}")
+    return series
+
+
+def read_contacts(reader, header, entities, xcol, ycols):
+    """{("A/B", column): (xs, ys)} from a contact trace: the pairs of the
+    bodies asked for (a name or index, or a pair A/B), one value per pair
+    and step: the impulses summed, the rest from the deepest point."""
+    index = {name: i for i, name in enumerate(header)}
+    check_columns(index, header, [xcol, "frame", "entity_a", "entity_b", "name_a", "name_b", "depth"] + ycols)
+    found = set()
+    frames = {}  # (pair, frame) -> [x, impulse sum, deepest row]
+    for line, row in enumerate(reader, start=2):
+        if len(row) != len(header):
+            fail(f"line {line}: expected {len(header)} cells, got {len(row)}")
+        sides = [(row[index["name_a"]], row[index["entity_a"]]), (row[index["name_b"]], row[index["entity_b"]])]
+        pair = f"{sides[0][0]}/{sides[1][0]}"
+        wanted = [e for e in entities
+                  if any(e in side for side in sides) or e in (pair, f"{sides[1][0]}/{sides[0][0]}")]
+        if not wanted:
+            continue
+        found.update(wanted)
+        key = (pair, row[index["frame"]])
+        entry = frames.get(key)
+        impulse = float(row[index["impulse"]]) if "impulse" in index else 0.0
+        if entry is None:
+            frames[key] = [float(row[index[xcol]]), impulse, row]
+        else:
+            entry[1] += impulse
+            if float(row[index["depth"]]) > float(entry[2][index["depth"]]):
+                entry[2] = row
+    missing = [e for e in entities if e not in found]
+    if missing:
+        fail(f"no contacts of {', '.join(missing)}")
+    series = {}
+    for (pair, _), (x, impulse, row) in frames.items():
+        for c in ycols:
+            xs, ys = series.setdefault((pair, c), ([], []))
+            xs.append(x)
+            ys.append(impulse if c == "impulse" else float(row[index[c]]))
     return series
 
 
@@ -133,6 +196,8 @@ def read_series(stream, entities, xcol, ycols):
         header = next(reader)
     except StopIteration:
         fail("the trace is empty")
+    if "entity_a" in header and "name_a" in header and "joint" not in header:
+        return read_contacts(reader, header, entities, xcol, ycols)
     if "name" in header or not any("." in cell for cell in header):
         return read_long(reader, header, entities, xcol, ycols)
     return read_wide(reader, header, entities, xcol, ycols)
@@ -165,7 +230,8 @@ def make_figure(plt, series, xcol, ycols, title, analytic=()):
     for ax, (quantity, unit, columns) in zip(axes[:, 0], groups):
         for (name, c), (xs, ys) in series.items():
             if c in columns:
-                ax.plot(xs, ys, label=f"{name} {c}")
+                # contacts come and go: dots show the steps that have one
+                ax.plot(xs, ys, marker="." if len(xs) < 200 else None, label=f"{name} {c}")
         if columns is groups[0][2]:
             xs = next(iter(series.values()))[0]
             for expression in analytic:

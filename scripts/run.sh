@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # scripts/run.sh ARGS...: install what is missing, build voltex-sim (Release)
-# when the sources changed, then run `voltex-sim ARGS...`.
+# when the sources changed, then run `voltex-sim ARGS...`. The build goes to
+# build/release, or to VOLTEX_BUILD_DIR when it is set.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/setup.sh"
 
-build="$vx_root/build/release"
+build="${VOLTEX_BUILD_DIR:-$vx_root/build/release}"
 if ! vx_is_current "$build" voltex-sim; then
     vx_install "${VX_BUILD_PACKAGES[@]}"
     vx_log "building voltex-sim (Release) in $build: on the first run and after the sources change"

@@ -6,7 +6,7 @@ _voltex_sim()
     local cur=${COMP_WORDS[COMP_CWORD]} prev=""
     [ "$COMP_CWORD" -gt 0 ] && prev=${COMP_WORDS[COMP_CWORD - 1]}
     local options="--steps --dt --format --layout --output --contacts --queries --joints --every --compare
-                   --tolerance --rtol --stats --stats=json --threads --order --solver --set --memory-budget --quiet
+                   --tolerance --rtol --stats --stats=json --stats-file --threads --order --solver --set --memory-budget --quiet
                    --help --version --schema"
     local solver_keys="iterations position_iterations substeps warm_starting sleeping threads
                        restitution_threshold baumgarte_slop baumgarte_percent max_correction
@@ -20,7 +20,7 @@ _voltex_sim()
         mapfile -t COMPREPLY < <(compgen -W "$solver_keys" -S "=" -- "$cur")
         compopt -o nospace 2>/dev/null
         return 0 ;;
-    -o | --output | --contacts | --queries | --joints | --compare)
+    -o | --output | --contacts | --queries | --joints | --compare | --stats-file)
         mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return 0 ;;
     -n | --steps | --dt | --every | --tolerance | --rtol | --threads | --set | --memory-budget) return 0 ;; # a value of the user's
     esac

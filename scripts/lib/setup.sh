@@ -27,8 +27,8 @@ vx_install() {
 VX_BUILD_PACKAGES=(gcc make cmake pkg-config libc6-dev libcjson-dev)
 # parallel, rsync: golden_suite and sweep; python3-jsonschema: the scene schema's test; groff-base, man-db: the manual page's;
 # python3-pandas, gnuplot-nox, jq: the examples of the docs, which the tests run
-# chromium: the viewer's browser tests (scripts/view_trace) and its --video, with ffmpeg
-VX_TEST_PACKAGES=(libcriterion-dev python3 python3-matplotlib python3-jsonschema groff-base man-db
+# clang: the fuzzers and scripts/cross_check.sh; chromium: the viewer's browser tests (scripts/view_trace) and its --video, with ffmpeg
+VX_TEST_PACKAGES=(libcriterion-dev clang python3 python3-matplotlib python3-jsonschema groff-base man-db
                   python3-pandas gnuplot-nox jq parallel rsync chromium ffmpeg)
 
 # vx_npm_ci: Node.js and npm (Debian's, unless the machine has its own), then

@@ -32,7 +32,8 @@ enum {
     OPT_MEMORY_BUDGET,
     OPT_LAYOUT,
     OPT_RTOL,
-    OPT_SCHEMA
+    OPT_SCHEMA,
+    OPT_STATS_FILE
 };
 
 static const struct option long_options[] = {
@@ -50,6 +51,7 @@ static const struct option long_options[] = {
     {"tolerance", required_argument, NULL, OPT_TOLERANCE},
     {"rtol", required_argument, NULL, OPT_RTOL},
     {"stats", optional_argument, NULL, OPT_STATS},
+    {"stats-file", required_argument, NULL, OPT_STATS_FILE},
     {"threads", required_argument, NULL, OPT_THREADS},
     {"order", required_argument, NULL, OPT_ORDER},
     {"solver", required_argument, NULL, OPT_SOLVER},
@@ -92,6 +94,7 @@ void vx_cli_print_usage(FILE *out)
           "                         EPS + R * |golden| (default: 0)\n"
           "      --stats[=json]     print a summary on stderr at the end, as text or as one JSON object\n"
           "                         (default: off)\n"
+          "      --stats-file FILE  write the --stats summary to FILE instead of stderr (implies --stats)\n"
           "      --threads N        worker threads, 1 to 256 (default: the scene's solver.threads, else 1);\n"
           "                         traces are byte-identical for every N\n"
           "      --order ORDER      contact solver order: sequential, or colored (SIMD, and the solver on\n"
@@ -237,6 +240,10 @@ static bool apply_option(vx_cli_options *opt, int code, const char *arg, char *m
         return true;
     case OPT_JOINTS:
         opt->joints = arg;
+        return true;
+    case OPT_STATS_FILE:
+        opt->stats_file = arg;
+        opt->stats = true;
         return true;
     case OPT_EVERY:
         if (!vx_parse_int64(arg, &i) || i < 1) {
@@ -439,6 +446,12 @@ vx_cli_action vx_cli_parse_options(int argc, char **argv, vx_cli_options *opt, c
     if (opt->joints && strcmp(opt->joints, "-") == 0 && (body_on_stdout || contacts_on_stdout || queries_on_stdout)) {
         set_message(message, size, "--joints -: %s already goes to stdout",
                     body_on_stdout ? "the body trace" : (contacts_on_stdout ? "the contact trace" : "the query trace"));
+        return VX_CLI_USAGE_ERROR;
+    }
+    bool joints_on_stdout = opt->joints && strcmp(opt->joints, "-") == 0;
+    if (opt->stats_file && strcmp(opt->stats_file, "-") == 0 &&
+        (body_on_stdout || contacts_on_stdout || queries_on_stdout || joints_on_stdout)) {
+        set_message(message, size, "--stats-file -: a trace already goes to stdout");
         return VX_CLI_USAGE_ERROR;
     }
     if (!opt->scene_path) {

@@ -38,6 +38,7 @@ typedef struct {
     double rtol; /* --rtol: relative tolerance for --compare, 0 by default */
     bool stats;
     bool stats_json; /* --stats=json: the summary as one JSON object */
+    const char *stats_file; /* --stats-file: the summary there, NULL: stderr */
     bool threads_set;
     int threads;
     bool order_set;

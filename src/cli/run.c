@@ -34,6 +34,7 @@ typedef struct {
     vx_cli_output contact_out;
     vx_cli_output query_out;
     vx_cli_output joint_out;
+    vx_cli_output stats_out; /* --stats-file */
     vx_body_writer body;
     vx_contact_writer contact;
     vx_query_writer query;
@@ -194,6 +195,9 @@ static int finish_outputs(vx_cli_session *s, bool quiet, bool keep)
 static void session_free(vx_cli_session *s)
 {
     finish_outputs(s, true, false);
+    vx_error ignored;
+    vx_cli_output_close(&s->stats_out, &ignored);
+    vx_cli_output_commit(&s->stats_out, false, &ignored);
     vx_golden_close(s->golden);
     s->golden = NULL;
     free(s->states);
@@ -212,7 +216,7 @@ static void session_free(vx_cli_session *s)
 static int check_files_distinct(vx_cli_session *s)
 {
     const vx_cli_options *opt = s->opt;
-    vx_cli_file files[6];
+    vx_cli_file files[7];
     size_t n = 0;
     files[n++] = (vx_cli_file){"the scene", opt->scene_path, STDIN_FILENO, false};
     if (opt->compare) files[n++] = (vx_cli_file){"--compare", opt->compare, -1, false};
@@ -220,6 +224,7 @@ static int check_files_distinct(vx_cli_session *s)
     if (opt->contacts) files[n++] = (vx_cli_file){"--contacts", opt->contacts, STDOUT_FILENO, true};
     if (opt->queries) files[n++] = (vx_cli_file){"--queries", opt->queries, STDOUT_FILENO, true};
     if (opt->joints) files[n++] = (vx_cli_file){"--joints", opt->joints, STDOUT_FILENO, true};
+    if (opt->stats_file) files[n++] = (vx_cli_file){"--stats-file", opt->stats_file, STDOUT_FILENO, true};
     char message[VX_ERROR_MESSAGE_MAX];
     if (vx_cli_files_distinct(files, n, message, sizeof message)) return -1;
     fail(s, "%s", message);
@@ -319,8 +324,8 @@ static int prepare(vx_cli_session *s)
     }
 
     const char *paths[] = {s->golden ? NULL : opt->output ? opt->output : "-", opt->contacts, opt->queries,
-                           opt->joints};
-    vx_cli_output *outputs[] = {&s->body_out, &s->contact_out, &s->query_out, &s->joint_out};
+                           opt->joints, opt->stats_file};
+    vx_cli_output *outputs[] = {&s->body_out, &s->contact_out, &s->query_out, &s->joint_out, &s->stats_out};
     for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
         if (!paths[i]) continue;
         st = vx_cli_output_open(outputs[i], paths[i], &err);
@@ -434,6 +439,27 @@ static int simulate(vx_cli_session *s)
     return code;
 }
 
+/* The --stats summary, on stderr or in the --stats-file. The file gets
+ * what stderr would have had: it is kept whenever the run got to its end,
+ * also after a difference, a non-finite step or a signal. Returns code, or
+ * 4 when the file could not be written after a run that went well. */
+static int print_stats(vx_cli_session *s, int code)
+{
+    const vx_cli_options *opt = s->opt;
+    if (!s->stats_out.file) {
+        if (!s->reader_gone) vx_cli_stats_print(&s->stats, opt->stats_json, stderr);
+        return code;
+    }
+    vx_cli_stats_print(&s->stats, opt->stats_json, s->stats_out.file);
+    vx_error err;
+    vx_status st = vx_cli_output_close(&s->stats_out, &err);
+    vx_status kept = vx_cli_output_commit(&s->stats_out, st == VX_OK, &err);
+    if (st == VX_OK) st = kept;
+    if (st == VX_OK || st == VX_ERR_PIPE) return code;
+    fail(s, "%s: %s", s->stats_out.name, err.message);
+    return code == VX_EXIT_OK ? VX_EXIT_OUTPUT : code;
+}
+
 int vx_cli_run(const vx_cli_options *opt)
 {
     vx_cli_session s;
@@ -484,7 +510,7 @@ int vx_cli_run(const vx_cli_options *opt)
     int close_code = finish_outputs(&s, quiet_close, keep);
     if (code < 0 || (code >= VX_EXIT_SIGNAL && close_code >= 0)) code = close_code < 0 ? VX_EXIT_OK : close_code;
     vx_cli_progress_clear(&s.progress);
-    if (opt->stats && !s.reader_gone) vx_cli_stats_print(&s.stats, opt->stats_json, stderr);
+    if (opt->stats) code = print_stats(&s, code);
     vx_cli_stats_free(&s.stats);
     session_free(&s);
     return code;

@@ -7,9 +7,10 @@
 #ifndef VOLTEX_PHYSICS_SIMD4_H
 #define VOLTEX_PHYSICS_SIMD4_H
 
+#include "common/sse2.h"
 #include "voltex/math.h"
 
-#if defined(__SSE2__)
+#if VX_SSE2
 #include <emmintrin.h>
 #include <string.h>
 

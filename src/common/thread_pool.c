@@ -8,8 +8,9 @@
 #include <stdlib.h>
 
 #include "common/assert.h"
+#include "common/sse2.h"
 
-#if defined(__SSE2__)
+#if VX_SSE2
 #include <emmintrin.h>
 #define VX_CPU_RELAX() _mm_pause()
 #else

@@ -364,3 +364,96 @@ Test(outputs, a_compare_that_finds_a_difference_keeps_no_contact_trace)
     sim_free(&r);
     cr_assert_neq(access(contacts, F_OK), 0, "a cut contact trace is not kept");
 }
+
+/* ---- --stats-file: the summary as an output file ---- */
+
+/* The summary goes to the file (stderr keeps nothing), as text or JSON, and
+ * the file is written and checked like the traces: a temporary name, the
+ * same-file refusal, nothing made when it cannot be opened. */
+Test(outputs, stats_file_holds_the_summary_stderr_would_have_had)
+{
+    const char *scene = scene_file("rest.json", rest_scene);
+    const char *out = wpath("t.csv"), *stats = wpath("stats.json");
+    write_text(stats, "old stats\n");
+    sim_result r = run_sim(scene, "-q", "-o", out, "--stats=json", "--stats-file", stats);
+    cr_assert_eq(r.code, 0, "%s", r.err);
+    cr_assert_str_eq(r.err, "", "the summary goes to the file only");
+    sim_free(&r);
+    size_t size;
+    char *text = read_whole_file(stats, &size);
+    cr_assert_eq(strchr(text, '\n'), text + size - 1, "one line: %s", text);
+    cJSON *doc = cJSON_Parse(text);
+    cr_assert_not_null(doc, "not JSON: %s", text);
+    cr_assert_eq(cJSON_GetObjectItemCaseSensitive(doc, "steps")->valueint, 5);
+    cr_assert_eq(cJSON_GetObjectItemCaseSensitive(doc, "bodies")->valueint, 2);
+    cr_assert(cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(doc, "trace_mb")), "the trace is a regular file");
+    cJSON_Delete(doc);
+    free(text);
+    const char *kept[] = {"rest.json", "t.csv", "stats.json"};
+    cr_assert_eq(stray_files(kept, 3), 0);
+
+    /* --stats-file alone: the text summary */
+    r = run_sim(scene, "-q", "-o", "/dev/null", "--stats-file", stats);
+    cr_assert_eq(r.code, 0, "%s", r.err);
+    cr_assert_str_eq(r.err, "");
+    sim_free(&r);
+    text = read_whole_file(stats, NULL);
+    const char *first = "voltex-sim: bodies 2 (1 dynamic), steps 5, ";
+    cr_assert_eq(strncmp(text, first, strlen(first)), 0, "%s", text);
+    free(text);
+
+    /* on stdout, when no trace goes there */
+    r = run_sim(scene, "-q", "-o", out, "--stats=json", "--stats-file", "-");
+    cr_assert_eq(r.code, 0, "%s", r.err);
+    cr_assert_eq(r.out[0], '{', "%s", r.out);
+    sim_free(&r);
+    r = run_sim(scene, "--stats-file", "-");
+    assert_failure(&r, 2, "voltex-sim: --stats-file -: a trace already goes to stdout\n");
+    sim_free(&r);
+}
+
+Test(outputs, stats_file_naming_another_file_or_unopenable_is_refused)
+{
+    const char *scene = scene_file("rest.json", rest_scene);
+    const char *out = wpath("t.csv");
+    write_text(out, "old trace\n");
+    sim_result r = run_sim(scene, "-o", out, "--stats-file", out);
+    char want[1024];
+    snprintf(want, sizeof want, "voltex-sim: --output %s and --stats-file %s name the same file\n", out, out);
+    assert_failure(&r, 2, want);
+    sim_free(&r);
+    assert_file_is(out, "old trace\n");
+    r = run_sim(scene, "-o", out, "--stats-file", scene);
+    assert_failure(&r, 2, NULL);
+    cr_assert_not_null(strstr(r.err, "the scene"), "%s", r.err);
+    sim_free(&r);
+    assert_file_is(scene, rest_scene);
+
+    r = run_sim(scene, "-o", out, "--stats-file", "/nonexistent-dir/s.json");
+    assert_failure(&r, 4, "voltex-sim: /nonexistent-dir/s.json: cannot open: No such file or directory\n");
+    sim_free(&r);
+    assert_file_is(out, "old trace\n");
+    const char *kept[] = {"rest.json", "t.csv"};
+    cr_assert_eq(stray_files(kept, 2), 0);
+}
+
+/* A run that fails after it started still sums itself up, on stderr or in
+ * the file; the trace of the failed run is not kept. */
+Test(outputs, stats_file_of_a_failed_run_is_kept_without_its_trace)
+{
+    const char *scene = scene_file("blowup.json", blowup_scene);
+    const char *out = wpath("t.csv"), *stats = wpath("stats.json");
+    sim_result r = run_sim(scene, "-q", "-o", out, "--stats=json", "--stats-file", stats);
+    cr_assert_eq(r.code, 3, "%s", r.err);
+    cr_assert_not_null(strstr(r.err, "non-finite"), "%s", r.err);
+    cr_assert_eq(count_lines(r.err), 1, "the message alone: %s", r.err);
+    sim_free(&r);
+    cr_assert_neq(access(out, F_OK), 0, "no trace of a failed run");
+    char *text = read_whole_file(stats, NULL);
+    cJSON *doc = cJSON_Parse(text);
+    cr_assert_not_null(doc, "not JSON: %s", text);
+    int steps = cJSON_GetObjectItemCaseSensitive(doc, "steps")->valueint;
+    cr_assert(steps > 0 && steps < 40, "the steps done before the failure: %d", steps);
+    cJSON_Delete(doc);
+    free(text);
+}

@@ -25,3 +25,13 @@ Test(doc_examples, every_example_of_the_docs_runs, .timeout = 300)
     cr_assert_geq(passed, 25, "%s", summary);
     vx_command_free(&r);
 }
+
+/* The README stays a front page (about 200 lines): the detail goes to docs/. */
+Test(doc_examples, readme_stays_short)
+{
+    vx_command r = vx_command_run("wc -l < '" VOLTEX_SOURCE_DIR "/README.md'");
+    cr_assert_eq(r.code, 0, "%s", r.err);
+    int lines = atoi(r.out);
+    cr_assert(lines > 50 && lines <= 205, "README.md has %d lines: move detail into docs/", lines);
+    vx_command_free(&r);
+}

@@ -46,7 +46,9 @@ Test(completion, options_values_and_scenes)
     complete_words("voltex-sim ball", got, sizeof got);
     cr_assert_str_eq(got, "ball_drop.json ");
     complete_words("voltex-sim --st", got, sizeof got);
-    cr_assert_str_eq(got, "--steps --stats --stats=json ");
+    cr_assert_str_eq(got, "--steps --stats --stats=json --stats-file ");
+    complete_words("voltex-sim --stats-file ball", got, sizeof got);
+    cr_assert_str_eq(got, "ball_drop.json ", "a file name after --stats-file");
 }
 
 /* Every word of the completion's list in text, as a whole word. */

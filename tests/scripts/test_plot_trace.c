@@ -127,3 +127,58 @@ Test(plot_script, joint_trace_and_analytic_curve, .timeout = 120)
     remove(err_path);
     cr_assert_not_null(strstr(line, "plot_trace.py: --analytic 'cos('"), "%s", line);
 }
+
+/* The contact and query traces: a curve per contact pair (the impulses of a
+ * step summed) and per query (its nearest hit, gaps where it hits nothing),
+ * checked against physics: the floor's impulse on the bouncing ball is its
+ * change of momentum (m dv + m g dt per step, momentum conservation), and
+ * the car's forward ray measures the gap to the wall (11.5 - px - 1 m). An
+ * unknown column is a one-line error naming the trace's columns. */
+Test(plot_script, contact_and_query_traces, .timeout = 120)
+{
+    char dir[] = "/tmp/vx_plot_XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char cmd[6144];
+    snprintf(cmd, sizeof cmd,
+             "cd %s && '%s' '%s' --steps 120 -q -o body.csv --contacts contacts.csv && "
+             "'%s' '" VOLTEX_SOURCE_DIR "/scenes/probes.json' --steps 240 -q -o car.csv --queries queries.csv && "
+             "/usr/bin/python3 - <<'EOF'\n"
+             "import math, sys\n"
+             "sys.path.insert(0, '" VOLTEX_SOURCE_DIR "/scripts')\n"
+             "import plot_trace as p\n"
+             "c = p.read_series(open('contacts.csv'), ['ball'], 'frame', ['impulse', 'depth'])\n"
+             "assert sorted(c) == [('floor/ball', 'depth'), ('floor/ball', 'impulse')], sorted(c)\n"
+             "assert c == p.read_series(open('contacts.csv'), ['floor/ball'], 'frame', ['impulse', 'depth'])\n"
+             "frames, impulses = c[('floor/ball', 'impulse')]\n"
+             "b = p.read_series(open('body.csv'), ['ball'], 'frame', ['vy'])\n"
+             "vy = dict(zip(*b[('ball', 'vy')]))\n"
+             "dt, g = 1 / 60, 9.81\n"
+             "# the first bounce: the steps with contacts from the first on, while the ball goes down or turns\n"
+             "first = [(f, j) for f, j in zip(frames, impulses) if f <= frames[0] + 3]\n"
+             "total = sum(j for _, j in first)\n"
+             "f0, f1 = first[0][0], first[-1][0]\n"
+             "expected = (vy[f1] - vy[f0 - 1]) + g * dt * (f1 - f0 + 1)\n"
+             "assert total > 10 and abs(total - expected) < 1e-3 * total, (total, expected)\n"
+             "q = p.read_series(open('queries.csv'), ['ahead', 'zone'], 'frame', ['distance'])\n"
+             "car = dict(zip(*p.read_series(open('car.csv'), ['car'], 'frame', ['px'])[('car', 'px')]))\n"
+             "fs, ds = q[('ahead', 'distance')]\n"
+             "assert len(fs) == 241, len(fs)\n"
+             "hits = [(f, d) for f, d in zip(fs, ds) if not math.isnan(d)]\n"
+             "assert len(hits) > 100\n"
+             "for f, d in hits[:100]:\n"
+             "    assert abs(d - (11.5 - car[f] - 1)) < 1e-3, (f, d, car[f])\n"
+             "zone = q[('zone', 'distance')][1]\n"
+             "assert any(math.isnan(d) for d in zone), 'the zone is empty at times: gaps'\n"
+             "EOF\n"
+             "/usr/bin/python3 '%s' contacts.csv -e ball --y nosuch -o never.png 2>err.txt; test $? = 1 && "
+             "test ! -e never.png && test $(wc -l < err.txt) = 1 && grep -q \"^plot_trace.py: no column 'nosuch' "
+             "in the trace (columns: frame, time, entity_a\" err.txt && "
+             "/usr/bin/python3 '%s' queries.csv -e ahead --y nosuch -o never.png 2>err.txt; test $? = 1 && "
+             "test $(wc -l < err.txt) = 1 && grep -q \"^plot_trace.py: no column 'nosuch' in the trace "
+             "(columns: frame, time, query\" err.txt && "
+             "/usr/bin/python3 '%s' contacts.csv -e ball --y impulse --y depth -o contacts.png && test -s contacts.png",
+             dir, VOLTEX_SIM_PATH, BALL_DROP, VOLTEX_SIM_PATH, PLOT, PLOT, PLOT);
+    cr_assert_eq(run(cmd), 0, "the contact or query check failed: %s", cmd);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    cr_assert_eq(run(cmd), 0);
+}

@@ -19,7 +19,7 @@ Test(viewer, replays_in_a_browser, .timeout = 180)
         cr_skip_test("%s", line);
     }
     cr_assert_eq(r.code, 0, "%s%s", r.out, r.err);
-    cr_assert_eq(vx_count_lines(r.out, "ok - "), 9, "%s", r.out);
+    cr_assert_eq(vx_count_lines(r.out, "ok - "), 11, "%s", r.out);
     vx_script_free(&r);
     vx_scratch_remove(dir);
 }

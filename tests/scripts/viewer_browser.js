@@ -33,6 +33,11 @@ async function main() {
     const reported = /frame (\d+) entity (\d+) \(([^)]+)\)/.exec(compare.stderr);
     viewTrace([path.join(scenes, 'spheres_falling.json'), 'bouncy.csv', '--golden', golden, '-o', 'diff.html']);
     const sizes = [fs.statSync(path.join(dir, 'ball.html')).size];
+    // the same run in the wide layout; the ragdoll's joints
+    run([path.join(scenes, 'ball_drop.json'), '-n', '120', '--every', '2', '-q', '--layout', 'wide', '-o', 'ball_wide.csv']);
+    viewTrace([path.join(scenes, 'ball_drop.json'), 'ball_wide.csv', '-o', 'ball_wide.html']);
+    run([path.join(scenes, 'ragdoll.json'), '-n', '90', '-q', '-o', 'ragdoll.csv']);
+    viewTrace([path.join(scenes, 'ragdoll.json'), 'ragdoll.csv', '-o', 'ragdoll.html']);
 
     let browser;
     try { browser = await launch(); } catch (e) {
@@ -61,6 +66,37 @@ async function main() {
         check(fs.statSync(path.join(dir, 'ball.png')).size > 10000, 'a screenshot is taken');
         check(errors.length === 0, 'no console error and nothing fetched', errors.join(' | '));
         await page.close();
+
+        const wide = await openViewer(browser, path.join(dir, 'ball_wide.html'));
+        let wideWorst = 0;
+        for (const k of [0, 17, 40, 60]) {
+            const want = rows[k].split(',').slice(4, 7).map(Number);
+            const got = await wide.page.evaluate((i) => { window.vx.setFrame(i); return window.vx.drawnPosition('ball'); }, k);
+            for (let c = 0; c < 3; c++) wideWorst = Math.max(wideWorst, Math.abs(got[c] - want[c]));
+        }
+        check(wideWorst < 1e-6 && wide.errors.length === 0, 'a wide CSV trace (--layout wide) draws the ball where the long one does',
+              `off by ${wideWorst} ${wide.errors.join(' | ')}`);
+        await wide.page.close();
+
+        // the spine (a ball joint of pelvis and chest) is drawn through its
+        // anchor, which both bodies hold together as they fall
+        const doll = await openViewer(browser, path.join(dir, 'ragdoll.html'));
+        let gap = 0, through = true;
+        for (const k of [0, 30, 60, 90]) {
+            const [a, b, lines] = await doll.page.evaluate((i) => {
+                window.vx.setFrame(i);
+                return [...window.vx.jointAnchors('spine'), window.vx.jointLines()];
+            }, k);
+            gap = Math.max(gap, Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]));
+            let nearest = Infinity;
+            for (let m = 0; m + 2 < lines.length; m += 3) {
+                nearest = Math.min(nearest, Math.hypot(lines[m] - a[0], lines[m + 1] - a[1], lines[m + 2] - a[2]));
+            }
+            through = through && nearest < 1e-4;
+        }
+        check(gap < 1e-3 && through && doll.errors.length === 0,
+              'joints are drawn through their anchors, which stay together (the ragdoll\'s spine)', `gap ${gap} m, through ${through}`);
+        await doll.page.close();
 
         const diff = await openViewer(browser, path.join(dir, 'diff.html'));
         const first = await diff.page.evaluate(() => window.vx.firstOver());

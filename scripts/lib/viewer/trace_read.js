@@ -1,5 +1,5 @@
-// Reads voltex-sim's traces for the viewer: the body trace (CSV, JSON
-// document, JSON Lines or a --format glb file) into one frame-major array of
+// Reads voltex-sim's traces for the viewer: the body trace (CSV long or wide,
+// JSON document, JSON Lines or a --format glb file) into one frame-major array of
 // poses, and the contact and query traces (CSV) by frame.
 'use strict';
 const fs = require('fs');
@@ -53,7 +53,32 @@ function builder(names, withMotion) {
     return t;
 }
 
-function readCsv(path) {
+// The wide layout (--layout wide): a row per frame, columns NAME.px ...
+// NAME.wz, entities in the order of their columns.
+function readWideCsv(path, header) {
+    const names = [];
+    for (const h of header) {
+        const dot = h.lastIndexOf('.');
+        if (dot > 0 && h.slice(dot + 1) === 'px') names.push(h.slice(0, dot));
+    }
+    if (names.length === 0) fail(`${path}: no NAME.px column (is it a body trace?)`);
+    const withMotion = names.every((n) => header.includes(`${n}.wz`));
+    const required = names.flatMap((n) => [...POSE, ...(withMotion ? MOTION : [])].map((c) => `${n}.${c}`));
+    const rows = csvRows(path, ['frame', 'time', ...required]);
+    const t = builder(names, withMotion);
+    for (const r of rows) {
+        t.add(r.frame, r.time, names.map((n) => {
+            const v = (c) => r[`${n}.${c}`];
+            return { p: [v('px'), v('py'), v('pz')], q: [v('qx'), v('qy'), v('qz'), v('qw')],
+                     v: withMotion ? [v('vx'), v('vy'), v('vz')] : null, w: withMotion ? [v('wx'), v('wy'), v('wz')] : null };
+        }));
+    }
+    return t.finish();
+}
+
+function readCsv(path, text) {
+    const header = text.slice(0, text.indexOf('\n') >= 0 ? text.indexOf('\n') : text.length).split(',');
+    if (!header.includes('entity')) return readWideCsv(path, header);
     const rows = csvRows(path, ['frame', 'time', 'entity', 'name', ...POSE]);
     const names = [];
     for (const r of rows) { if (r.frame !== rows[0].frame) break; names.push(r.name); }
@@ -105,7 +130,7 @@ function readBodyTrace(path) {
     try { head = fs.readFileSync(path).subarray(0, 4).toString('latin1'); } catch (e) { fail(`${path}: cannot read: ${e.code || e.message}`); }
     if (head === 'glTF') return readGlbTrace(path);
     const text = fs.readFileSync(path, 'utf8');
-    if (text.startsWith('frame,')) return readCsv(path);
+    if (text.startsWith('frame,')) return readCsv(path, text);
     if (text.startsWith('{')) {
         const firstLine = text.slice(0, text.indexOf('\n') > 0 ? text.indexOf('\n') : text.length);
         let header;

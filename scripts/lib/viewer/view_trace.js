@@ -70,8 +70,12 @@ function sceneExtras(scenePath, names) {
     let scene;
     try { scene = JSON.parse(fs.readFileSync(scenePath, 'utf8')); } catch (e) { return { joints: [], queries: [] }; }
     const index = (n) => (n === undefined || n === null ? -1 : names.indexOf(n));
+    // the world points at load where each side holds: a distance joint's
+    // anchor_a and anchor_b, the others' one anchor (null: the default)
     const joints = (scene.joints || []).map((j, i) => ({
-        name: j.name || `joint${i}`, a: index(j.a), b: index(j.b), anchor: j.anchor || null }));
+        name: j.name || `joint${i}`, a: index(j.a), b: index(j.b), distance: j.type === 'distance',
+        anchorA: (j.type === 'distance' ? j.anchor_a : j.anchor) || null,
+        anchorB: (j.type === 'distance' ? j.anchor_b : j.anchor) || null }));
     const queries = (scene.queries || []).map((q, i) => ({
         name: q.name || `query${i}`, type: q.type, origin: q.origin || null, direction: q.direction || null,
         maxDistance: q.max_distance || 1000, attached: index(q.attached_to) }));

@@ -12,10 +12,11 @@
 #include <string.h>
 
 #include "common/assert.h"
+#include "common/sse2.h"
 
 /* ---- four floats: SSE2 or plain C, the same IEEE operations ---- */
 
-#if defined(__SSE2__)
+#if VX_SSE2
 #include <emmintrin.h>
 
 typedef __m128 w4;

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# scripts/cross_check.sh [--reference VOLTEX_SIM] [--aarch64]: the traces are
+# the same bytes whatever compiles and runs them (docs/determinism.md).
+# Builds voltex-sim (Release, the program alone) with clang in
+# build/cross-clang and with gcc's plain C code instead of SSE2
+# (VOLTEX_PLAIN_C: the code AArch64 runs) in build/cross-plain-c, runs the
+# example, validation, joint, shape and query scenes and a bench subset with
+# each, and requires the body, contact, query and joint traces to be the
+# bytes of the reference build (default: build/release, gcc, as
+# scripts/run.sh builds it) and of the golden traces of tests/golden/.
+# --aarch64 adds gcc-aarch64-linux-gnu run under qemu-aarch64 (slow, and it
+# needs arm64 packages through multiarch: not part of scripts/test.sh).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/setup.sh"
+
+reference="" aarch64=false
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --reference) reference="$2"; shift 2 ;;
+    --aarch64) aarch64=true; shift ;;
+    *) vx_log "cross_check.sh: unknown argument '$1' (--reference VOLTEX_SIM, --aarch64)"; exit 2 ;;
+    esac
+done
+
+vx_install "${VX_BUILD_PACKAGES[@]}" clang
+if [ -z "$reference" ]; then
+    vx_build "$vx_root/build/release" Release -DVOLTEX_BUILD_TESTS=OFF -- voltex-sim
+    reference="$vx_root/build/release/voltex-sim"
+fi
+names=(clang plain-c)
+vx_build "$vx_root/build/cross-clang" Release -DCMAKE_C_COMPILER=clang -DVOLTEX_BUILD_TESTS=OFF -- voltex-sim
+vx_build "$vx_root/build/cross-plain-c" Release -DCMAKE_C_COMPILER=gcc -DVOLTEX_PLAIN_C=ON -DVOLTEX_BUILD_TESTS=OFF -- voltex-sim
+runners=("$vx_root/build/cross-clang/voltex-sim" "$vx_root/build/cross-plain-c/voltex-sim")
+if $aarch64; then
+    if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+        sudo=""
+        [ "$(id -u)" -ne 0 ] && sudo=sudo
+        vx_log "adding the arm64 architecture (dpkg --add-architecture arm64) for libcjson-dev:arm64"
+        $sudo dpkg --add-architecture arm64
+        $sudo apt-get update -qq >&2
+    fi
+    vx_install gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user libcjson-dev:arm64
+    PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig vx_build "$vx_root/build/cross-aarch64" Release \
+        -DCMAKE_SYSTEM_NAME=Linux -DCMAKE_SYSTEM_PROCESSOR=aarch64 -DCMAKE_C_COMPILER=aarch64-linux-gnu-gcc \
+        -DVOLTEX_BUILD_TESTS=OFF -- voltex-sim
+    names+=(aarch64)
+    runners+=("qemu-aarch64 -L /usr/aarch64-linux-gnu $vx_root/build/cross-aarch64/voltex-sim")
+fi
+
+# CASE: NAME|SCENE|OPTIONS; a scene with a golden (tests/golden/NAME.csv, or
+# queries/NAME.csv) is also compared with it.
+cases=()
+for scene in "$vx_root"/scenes/*.json "$vx_root"/scenes/{validation,joints,shapes,queries}/*.json; do
+    rel=${scene#"$vx_root/scenes/"}
+    cases+=("${rel%.json}|$scene|")
+done
+bench="$vx_root/scenes/bench"
+cases+=("bench/pyramid_20|$bench/pyramid_20.json|--steps 120"
+        "bench/pyramid_20_colored|$bench/pyramid_20.json|--steps 120 --order colored --threads 2"
+        "bench/hull_pyramid_20|$bench/hull_pyramid_20.json|--steps 60 --order colored"
+        "bench/convex_pile|$bench/convex_pile.json|--steps 15 --threads 2")
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# run DIR COMMAND CASE: the four traces of the case in DIR
+run_case() {
+    local dir="$1" runner="$2" scene="$3" options="$4"
+    mkdir -p "$dir"
+    # shellcheck disable=SC2086 # the runner and the options are words
+    $runner "$scene" $options -q -o "$dir/body.csv" --contacts "$dir/contacts.csv" \
+        --queries "$dir/queries.csv" --joints "$dir/joints.csv" 2>"$dir/stderr" ||
+        { vx_log "cross_check: $runner $scene $options failed: $(cat "$dir/stderr")"; return 1; }
+}
+
+status=0 compared=0
+for c in "${cases[@]}"; do
+    IFS='|' read -r name scene options <<<"$c"
+    run_case "$work/$name/reference" "$reference" "$scene" "$options" || { status=1; continue; }
+    golden="$vx_root/tests/golden/$name"
+    if [ -f "$golden.csv" ]; then
+        cmp -s "$golden.csv" "$work/$name/reference/body.csv" ||
+            { vx_log "cross_check: $name: the reference build's body trace is not tests/golden/$name.csv"; status=1; }
+        for extra in queries joints; do
+            if [ -f "$golden.$extra.csv" ] && ! cmp -s "$golden.$extra.csv" "$work/$name/reference/$extra.csv"; then
+                vx_log "cross_check: $name: the reference build's $extra trace is not tests/golden/$name.$extra.csv"
+                status=1
+            fi
+        done
+    fi
+    for i in "${!names[@]}"; do
+        run_case "$work/$name/${names[$i]}" "${runners[$i]}" "$scene" "$options" || { status=1; continue; }
+        for trace in body contacts queries joints; do
+            if ! cmp -s "$work/$name/reference/$trace.csv" "$work/$name/${names[$i]}/$trace.csv"; then
+                vx_log "cross_check: $name${options:+ ($options)}: the ${names[$i]} build's $trace trace differs from the reference's:" \
+                       "$(cmp "$work/$name/reference/$trace.csv" "$work/$name/${names[$i]}/$trace.csv" 2>&1 | head -1)"
+                status=1
+            fi
+            compared=$((compared + 1))
+        done
+    done
+done
+if [ "$status" -eq 0 ]; then
+    vx_log "cross_check: ${#cases[@]} runs, $compared traces of the ${names[*]} builds: the same bytes as the reference (and the goldens)"
+fi
+exit "$status"
