@@ -9,8 +9,9 @@
 # it, and requires the body, contact, query and joint traces to be the
 # bytes of the reference build (default: build/release, gcc, as
 # scripts/run.sh builds it) and of the golden traces of tests/golden/.
-# --aarch64 adds gcc-aarch64-linux-gnu run under qemu-aarch64 (slow, and it
-# needs arm64 packages through multiarch: not part of scripts/test.sh).
+# --aarch64 adds gcc-aarch64-linux-gnu's build run under qemu-aarch64 (arm64
+# packages through Debian's multiarch), on every case's first AARCH64_STEPS
+# steps (default 60): qemu is some 20 to 50 times slower.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/setup.sh"
 
@@ -44,8 +45,7 @@ if $aarch64; then
     PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig vx_build "$vx_root/build/cross-aarch64" Release \
         -DCMAKE_SYSTEM_NAME=Linux -DCMAKE_SYSTEM_PROCESSOR=aarch64 -DCMAKE_C_COMPILER=aarch64-linux-gnu-gcc \
         -DVOLTEX_BUILD_TESTS=OFF -- voltex-sim
-    names+=(aarch64)
-    runners+=("qemu-aarch64 -L /usr/aarch64-linux-gnu $vx_root/build/cross-aarch64/voltex-sim")
+    aarch64_runner="qemu-aarch64 -L /usr/aarch64-linux-gnu $vx_root/build/cross-aarch64/voltex-sim"
 fi
 
 # CASE: NAME|SCENE|OPTIONS; a scene with a golden (tests/golden/NAME.csv, or
@@ -103,5 +103,31 @@ for c in "${cases[@]}"; do
 done
 if [ "$status" -eq 0 ]; then
     vx_log "cross_check: ${#cases[@]} runs, $compared traces of the ${names[*]} builds: the same bytes as the reference (and the goldens)"
+fi
+
+# aarch64 under qemu runs some 20 to 50 times slower: every case for its first
+# AARCH64_STEPS steps (the same for the reference), all four traces compared
+if $aarch64; then
+    steps=${AARCH64_STEPS:-60} compared=0
+    for c in "${cases[@]}"; do
+        IFS='|' read -r name scene options <<<"$c"
+        # the case's own --steps when it is fewer; one thread (the threads'
+        # waits spin, which under qemu on a busy machine takes minutes, and
+        # the thread count changes no bit: tests/cli, tests/physics)
+        own=$(sed -n 's/.*--steps \([0-9]*\).*/\1/p' <<<"$options")
+        options="$(sed 's/--steps [0-9]*//; s/--threads [0-9]*//' <<<"$options") --steps $([ -n "$own" ] && [ "$own" -lt "$steps" ] && echo "$own" || echo "$steps")"
+        run_case "$work/$name/short" "$reference" "$scene" "$options" || { status=1; continue; }
+        run_case "$work/$name/aarch64" "$aarch64_runner" "$scene" "$options" || { status=1; continue; }
+        for trace in body contacts queries joints; do
+            if ! cmp -s "$work/$name/short/$trace.csv" "$work/$name/aarch64/$trace.csv"; then
+                vx_log "cross_check: $name ($options): the aarch64 build's $trace trace differs from the reference's:" \
+                       "$(cmp "$work/$name/short/$trace.csv" "$work/$name/aarch64/$trace.csv" 2>&1 | head -1)"
+                status=1
+            fi
+            compared=$((compared + 1))
+        done
+    done
+    [ "$status" -eq 0 ] &&
+        vx_log "cross_check: aarch64 (qemu): ${#cases[@]} runs of $steps steps, $compared traces: the same bytes as the reference"
 fi
 exit "$status"

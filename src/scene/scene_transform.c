@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "scene/scene_internal.h"
+#include "common/det_math.h"
 
 #define VX_PI 3.14159265358979323846
 
@@ -40,9 +41,9 @@ static vx_quat quat_from_degrees(vx_vec3 deg)
     double hx = (double)deg.x * (VX_PI / 360.0); /* half angles in radians */
     double hy = (double)deg.y * (VX_PI / 360.0);
     double hz = (double)deg.z * (VX_PI / 360.0);
-    quat_d qx = {sin(hx), 0.0, 0.0, cos(hx)};
-    quat_d qy = {0.0, sin(hy), 0.0, cos(hy)};
-    quat_d qz = {0.0, 0.0, sin(hz), cos(hz)};
+    quat_d qx = {vx_det_sin(hx), 0.0, 0.0, vx_det_cos(hx)};
+    quat_d qy = {0.0, vx_det_sin(hy), 0.0, vx_det_cos(hy)};
+    quat_d qz = {0.0, 0.0, vx_det_sin(hz), vx_det_cos(hz)};
     return quat_d_unit(quat_d_mul(qz, quat_d_mul(qy, qx)));
 }
 

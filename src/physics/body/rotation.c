@@ -5,6 +5,7 @@
  * Everything inside runs in double; the state in and out stays float.
  * See docs/simulation.md, "Rotation". */
 #include "voltex/rotation.h"
+#include "common/det_math.h"
 
 #include <stdbool.h>
 
@@ -97,7 +98,7 @@ static dmat3 dm_rodrigues_form(dvec3 v, double a, double b)
 /* sin(x) / x, exact at 0. */
 static double sinc(double x)
 {
-    return fabs(x) < VX_ROT_SMALL_ANGLE ? 1.0 - x * x / 6.0 : sin(x) / x;
+    return fabs(x) < VX_ROT_SMALL_ANGLE ? 1.0 - x * x / 6.0 : vx_det_sin(x) / x;
 }
 
 /* Rotation matrix exp([v]x): angle |v| about v. (1 - cos t) / t^2 is written
@@ -115,7 +116,7 @@ static dmat3 dm_right_jacobian(dvec3 v)
 {
     double t = dv_length(v);
     double s = sinc(0.5 * t);
-    double c2 = t < VX_ROT_SMALL_ANGLE ? 1.0 / 6.0 - t * t / 120.0 : (t - sin(t)) / (t * t * t);
+    double c2 = t < VX_ROT_SMALL_ANGLE ? 1.0 / 6.0 - t * t / 120.0 : (t - vx_det_sin(t)) / (t * t * t);
     return dm_rodrigues_form(v, -0.5 * s * s, c2);
 }
 
@@ -175,7 +176,7 @@ static dquat dq_exp(dvec3 v)
 {
     double half = 0.5 * dv_length(v);
     double s = 0.5 * sinc(half); /* sin(|v|/2) / |v| */
-    dquat r = {v.x * s, v.y * s, v.z * s, cos(half)};
+    dquat r = {v.x * s, v.y * s, v.z * s, vx_det_cos(half)};
     return r;
 }
 

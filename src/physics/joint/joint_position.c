@@ -13,6 +13,7 @@
 #include <math.h>
 
 #include "physics/body/small_turn.h"
+#include "common/det_math.h"
 #include "physics/joint/joint_solver.h"
 
 /* The tree's position passes stop once no locked row is off by more than
@@ -193,7 +194,7 @@ static void fix_cone(const vx_joint *j, const vx_joint_rows *r, pose_pair *p)
 {
     if (!r->cone_row) return;
     vx_vec3 aa = vx_quat_rotate(p->qa, j->side[0].axis), ab = vx_quat_rotate(p->qb, j->side[1].axis);
-    float tilt = atan2f(vx_vec3_length(vx_vec3_cross(aa, ab)), vx_vec3_dot(aa, ab));
+    float tilt = vx_det_atan2f(vx_vec3_length(vx_vec3_cross(aa, ab)), vx_vec3_dot(aa, ab));
     fix_axial(r, p, violation(tilt, 0.0f, j->def.cone_angle, false), true);
 }
 
@@ -349,7 +350,7 @@ float vx_joint_hinge_angle(const vx_joint *j, vx_quat qa, vx_quat qb, float near
     vx_quat r = vx_quat_mul(vx_quat_mul(vx_quat_conjugate(qa), qb), vx_quat_conjugate(j->body_reference));
     vx_vec3 a = j->side[0].axis;
     float s = r.x * a.x + r.y * a.y + r.z * a.z;
-    float angle = 2.0f * atan2f(s, r.w);
+    float angle = 2.0f * vx_det_atan2f(s, r.w);
     /* the turn nearest the last one: whole turns count */
     const float two_pi = 6.28318531f;
     float turns = floorf((near - angle) / two_pi + 0.5f);

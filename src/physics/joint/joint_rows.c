@@ -17,6 +17,7 @@
 #include <math.h>
 
 #include "physics/joint/joint_solver.h"
+#include "common/det_math.h"
 
 #define VX_JOINT_EXPLICIT_SPRING_LIMIT 1.0f /* omega h above which a spring row is implicit */
 
@@ -204,7 +205,7 @@ static void prepare_joint(vx_joint_rows *r, vx_joint *j, float h)
         vx_vec3 aa = vx_quat_rotate(A->q, A->axis), ab = vx_quat_rotate(B->q, B->axis);
         vx_vec3 c = vx_vec3_cross(aa, ab);
         float s = vx_vec3_length(c);
-        r->coordinate = atan2f(s, vx_vec3_dot(aa, ab));
+        r->coordinate = vx_det_atan2f(s, vx_vec3_dot(aa, ab));
         if (s > 1e-6f) {
             r->cone_row = true;
             r->axis = vx_vec3_scale(c, 1.0f / s);
