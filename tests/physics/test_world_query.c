@@ -1,16 +1,13 @@
 /* What a world answers about space (voltex/query.h): rays, sphere casts and
- * overlaps through the query tree give exactly what a loop over every body
- * gives, the nearest by distance then entity index; the filter; the tree
- * follows the bodies as they move, come and go; a query attached to a body
- * turns with it. */
+ * overlaps against a few bodies, the nearest by distance then entity index;
+ * the filter; the tree follows the bodies as they move, come and go; a
+ * query attached to a body turns with it; meshes and heightfields. The
+ * comparison with a loop over every body of a crowd is
+ * test_world_query_crowd.c. */
 #include <criterion/criterion.h>
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "physics/body/shape.h"
-#include "physics/collision/cast.h"
-#include "physics/collision/collide_shapes.h"
 #include "test_helpers.h"
 #include "voltex/voltex.h"
 
@@ -197,155 +194,6 @@ Test(world_query, the_tree_follows_steps_moves_and_bodies_that_come_and_go)
     vx_world_touch(w);
     cr_assert(vx_entity_equal(closest_ray(w, above, down, 20.0f, NULL).entity, VX_ENTITY_NULL));
     vx_world_destroy(w);
-}
-
-/* ---- against a loop over every body ---- */
-
-enum { BODIES = 4096 };
-
-typedef struct {
-    vx_world *w;
-    vx_entity e[BODIES];
-} crowd;
-
-enum { CROWD_HULLS = 8 };
-
-/* 4096 spheres, boxes, capsules and convex hulls (8 shapes of 5 to 40
- * random points, their points off the entity's origin), turned at random,
- * in a 40 m cube. */
-static void make_crowd(crowd *c, uint32_t seed)
-{
-    c->w = make_world();
-    vx_test_rng rng = {seed};
-    const vx_hull *hulls[CROWD_HULLS];
-    for (int k = 0; k < CROWD_HULLS; k++) {
-        vx_vec3 pts[40], shift = vx_test_rng_vec3(&rng, -0.3f, 0.3f);
-        size_t n = 5u + (size_t)(k * 5);
-        for (size_t i = 0; i < n; i++) pts[i] = vx_vec3_add(shift, vx_test_rng_vec3(&rng, -0.6f, 0.6f));
-        vx_error err;
-        cr_assert_eq(vx_world_make_hull(c->w, pts, n, &hulls[k], &err), VX_OK, "%s", err.message);
-    }
-    for (int i = 0; i < BODIES; i++) {
-        vx_vec3 at = vx_test_rng_vec3(&rng, -20.0f, 20.0f);
-        vx_quat q = vx_quat_normalize(vx_quat_make(vx_test_rng_range(&rng, -1, 1), vx_test_rng_range(&rng, -1, 1),
-                                                   vx_test_rng_range(&rng, -1, 1), vx_test_rng_range(&rng, -1, 1)));
-        float size = vx_test_rng_range(&rng, 0.1f, 0.8f);
-        vx_collider s = i % 4 == 0   ? vx_collider_sphere(size)
-                        : i % 4 == 1 ? vx_collider_box(vx_vec3_make(size, 0.5f * size, 0.8f * size))
-                        : i % 4 == 2 ? vx_collider_capsule(0.5f * size, size)
-                                     : vx_collider_hull(hulls[(i / 4) % CROWD_HULLS]);
-        s.sensor = i % 17 == 0;
-        c->e[i] = add(c->w, i % 2 ? VX_BODY_STATIC : VX_BODY_DYNAMIC, at, q, s);
-    }
-}
-
-/* The nearest hit of every body, by a loop (with the direction made unit
- * as the world makes it). */
-static vx_query_hit brute_force(const crowd *c, bool sphere, vx_vec3 o, float radius, vx_vec3 d, float max)
-{
-    d = vx_vec3_normalize(d);
-    vx_query_hit best;
-    memset(&best, 0, sizeof best);
-    best.entity = VX_ENTITY_NULL;
-    const vx_registry *r = vx_world_registry_const(c->w);
-    for (int i = 0; i < BODIES; i++) {
-        const vx_collider *s = vx_registry_get_const(r, c->e[i], VX_COMPONENT_COLLIDER);
-        const vx_transform *t = vx_registry_get_const(r, c->e[i], VX_COMPONENT_TRANSFORM);
-        if (s->sensor) continue;
-        vx_cast_hit h;
-        vx_transform body = vx_shape_pose(s, t); /* a hull's frame: its centre of mass */
-        bool hit = sphere ? vx_sphere_cast_shape(s, &body, o, radius, d, max, &h)
-                          : vx_ray_cast_shape(s, &body, o, d, max, &h);
-        if (!hit) continue;
-        if (vx_entity_equal(best.entity, VX_ENTITY_NULL) || h.distance < best.distance) {
-            best.entity = c->e[i];
-            best.distance = h.distance;
-            best.point = h.point;
-            best.normal = h.normal;
-        }
-    }
-    return best;
-}
-
-#ifdef VX_TEST_ASAN
-#define RAYS 1000
-#else
-#define RAYS 10000
-#endif
-
-static void compare_casts(bool sphere)
-{
-    crowd *c = malloc(sizeof *c);
-    cr_assert_not_null(c);
-    make_crowd(c, sphere ? 77u : 42u);
-    vx_test_rng rng = {sphere ? 9u : 7u};
-    int hits = 0;
-    for (int k = 0; k < RAYS; k++) {
-        vx_vec3 o = vx_test_rng_vec3(&rng, -25.0f, 25.0f);
-        vx_vec3 d = vx_vec3_normalize(vx_test_rng_vec3(&rng, -1.0f, 1.0f));
-        float radius = vx_test_rng_range(&rng, 0.05f, 0.5f);
-        float max = vx_test_rng_range(&rng, 1.0f, 40.0f);
-        vx_query_hit got;
-        vx_error err;
-        vx_status st = sphere ? vx_world_cast_sphere_closest(c->w, o, radius, d, max, NULL, &got, &err)
-                              : vx_world_cast_ray_closest(c->w, o, d, max, NULL, &got, &err);
-        cr_assert_eq(st, VX_OK, "%s", err.message);
-        vx_query_hit want = brute_force(c, sphere, o, radius, d, max);
-        cr_assert(vx_entity_equal(got.entity, want.entity), "cast %d: entity %u vs %u by the loop", k, got.entity.index,
-                  want.entity.index);
-        if (vx_entity_equal(got.entity, VX_ENTITY_NULL)) continue;
-        hits++;
-        cr_assert(got.distance == want.distance && memcmp(&got.point, &want.point, sizeof got.point) == 0 &&
-                      memcmp(&got.normal, &want.normal, sizeof got.normal) == 0,
-                  "cast %d: the same bits as the loop", k);
-    }
-    cr_assert_gt(hits, RAYS / 5, "%d of %d casts hit something", hits, RAYS);
-    cr_assert_lt(hits, RAYS, "and some miss");
-    vx_world_destroy(c->w);
-    free(c);
-}
-
-Test(world_query, rays_find_what_a_loop_over_every_body_finds) { compare_casts(false); }
-
-Test(world_query, sphere_casts_find_what_a_loop_over_every_body_finds) { compare_casts(true); }
-
-static bool count_overlap(const vx_query_hit *hit, void *context)
-{
-    hit_list *l = context;
-    if (l->count < 64) l->hits[l->count] = *hit;
-    l->count++;
-    return true;
-}
-
-Test(world_query, overlaps_find_what_a_loop_over_every_body_finds)
-{
-    crowd *c = malloc(sizeof *c);
-    cr_assert_not_null(c);
-    make_crowd(c, 5u);
-    vx_test_rng rng = {3u};
-    const vx_registry *r = vx_world_registry_const(c->w);
-    int found = 0;
-    for (int k = 0; k < 300; k++) {
-        vx_transform pose = vx_transform_from_position(vx_test_rng_vec3(&rng, -20.0f, 20.0f));
-        vx_collider shape = k % 2 ? vx_collider_sphere(1.5f) : vx_collider_box(vx_vec3_make(2.0f, 1.0f, 1.5f));
-        hit_list l = {.count = 0};
-        cr_assert_eq(vx_world_overlap(c->w, &shape, &pose, NULL, count_overlap, &l, NULL), VX_OK);
-        int want = 0;
-        for (int i = 0; i < BODIES; i++) {
-            const vx_collider *s = vx_registry_get_const(r, c->e[i], VX_COMPONENT_COLLIDER);
-            const vx_transform *t = vx_registry_get_const(r, c->e[i], VX_COMPONENT_TRANSFORM);
-            vx_manifold m;
-            vx_transform body = vx_shape_pose(s, t);
-            if (s->sensor || !vx_collide_shapes(&shape, &pose, s, &body, 0.0f, &m)) continue;
-            if (want < 64) cr_assert(vx_entity_equal(l.hits[want].entity, c->e[i]), "overlap %d: in entity order", k);
-            want++;
-        }
-        cr_assert_eq(l.count, want, "overlap %d: %d found, %d by the loop", k, l.count, want);
-        found += want;
-    }
-    cr_assert_gt(found, 100);
-    vx_world_destroy(c->w);
-    free(c);
 }
 
 /* ---- a query attached to a body ---- */
