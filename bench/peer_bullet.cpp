@@ -15,6 +15,14 @@
 // "bullet": true). The broad phase is btDbvtBroadphase and the solver
 // btSequentialImpulseConstraintSolver.
 //
+// Static and kinematic meshes (a "mesh" collider, inline or an OBJ file) and
+// heightfields (a "heightfield" collider: each cell two triangles split along
+// the diagonal from (i, j) to (i + 1, j + 1), as voltex-sim splits it) become
+// btBvhTriangleMeshShape over the same triangles (Bullet's quantized BVH,
+// its defaults otherwise: no internal-edge correction, so a body rolling
+// over a triangle's inner edge may bump, which voltex-sim's adjacency does
+// not let happen).
+//
 // Output, on stdout, the lines of voltex-sim --stats with "peer_bullet: " in
 // front (see src/cli/stats.h); errors go to stderr as "peer_bullet: ..." and
 // exit 2.
@@ -32,6 +40,7 @@
 #include <btBulletDynamicsCommon.h>
 #include <BulletCollision/CollisionDispatch/btManifoldResult.h>
 #include <BulletCollision/CollisionShapes/btEmptyShape.h>
+#include <BulletCollision/CollisionShapes/btTriangleIndexVertexArray.h>
 #include <BulletCollision/NarrowPhaseCollision/btRaycastCallback.h>
 #include <cjson/cJSON.h>
 #include <sys/resource.h>
@@ -43,7 +52,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <fstream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -79,12 +90,20 @@ btScalar combined_friction(const btCollisionObject *a, const btCollisionObject *
 
 // ---- scene reading ----
 
+// A triangle mesh: x, y, z per vertex and three vertex indices per triangle.
+struct MeshData {
+    std::vector<btScalar> vertices;
+    std::vector<int> indices;
+    size_t vertex_count() const { return vertices.size() / 3; }
+};
+
 struct Body {
     std::string name;
     bool has_collider = false;
     std::string shape = "none";
     double radius = 0.5, half_height = 0.5;
     btVector3 half_extents{0.5f, 0.5f, 0.5f};
+    std::shared_ptr<MeshData> mesh; // mesh and heightfield
     bool sensor = false;
     bool has_rigidbody = false;
     std::string type; // dynamic, static, kinematic
@@ -149,6 +168,14 @@ class Reader {
         return item->valuestring;
     }
 
+    // A path of the scene relative to the scene file's folder (or absolute).
+    std::string beside(const std::string &file) const
+    {
+        if (!file.empty() && file[0] == '/') return file;
+        size_t slash = path_.find_last_of('/');
+        return slash == std::string::npos ? file : path_.substr(0, slash + 1) + file;
+    }
+
   private:
     std::string path_;
 };
@@ -181,6 +208,105 @@ void read_transform(const Reader &r, const cJSON *t, const std::string &where, B
     if (deg) b.rotation = rotation_from_degrees(r.vec3(deg, where + ".rotation_deg"));
 }
 
+// An OBJ file's "v" and "f" lines, as voltex-sim reads them: a corner is v,
+// v/vt, v//vn or v/vt/vn, counted from 1, or back from the last vertex read
+// when negative; a polygon is fanned from its first corner.
+std::shared_ptr<MeshData> read_obj(const std::string &path)
+{
+    std::ifstream in(path);
+    if (!in) fail(path + ": cannot read: " + std::strerror(errno));
+    auto mesh = std::make_shared<MeshData>();
+    std::string line;
+    long number = 0;
+    std::vector<int> corners;
+    while (std::getline(in, line)) {
+        number++;
+        std::istringstream words(line);
+        std::string word;
+        if (!(words >> word)) continue;
+        std::string where = path + ":" + std::to_string(number);
+        if (word == "v") {
+            double x, y, z;
+            if (!(words >> x >> y >> z)) fail(where + ": v: needs x, y and z");
+            mesh->vertices.insert(mesh->vertices.end(),
+                                  {static_cast<btScalar>(x), static_cast<btScalar>(y), static_cast<btScalar>(z)});
+        } else if (word == "f") {
+            corners.clear();
+            long count = static_cast<long>(mesh->vertex_count());
+            while (words >> word) {
+                char *end;
+                long v = std::strtol(word.c_str(), &end, 10);
+                if (end == word.c_str() || (*end != '\0' && *end != '/')) fail(where + ": f: bad corner '" + word + "'");
+                long index = v < 0 ? count + v : v - 1;
+                if (v == 0 || index < 0 || index >= count) fail(where + ": f: vertex index out of range");
+                corners.push_back(static_cast<int>(index));
+            }
+            if (corners.size() < 3) fail(where + ": f: needs at least 3 vertices");
+            for (size_t k = 1; k + 1 < corners.size(); k++)
+                mesh->indices.insert(mesh->indices.end(), {corners[0], corners[k], corners[k + 1]});
+        }
+    }
+    if (mesh->indices.empty()) fail(path + ": no faces (\"f\" lines)");
+    return mesh;
+}
+
+std::shared_ptr<MeshData> read_inline_mesh(const Reader &r, const cJSON *c, const std::string &where)
+{
+    auto mesh = std::make_shared<MeshData>();
+    const cJSON *vertices = cJSON_GetObjectItemCaseSensitive(c, "vertices");
+    const cJSON *triangles = cJSON_GetObjectItemCaseSensitive(c, "triangles");
+    if (!cJSON_IsArray(vertices) || !cJSON_IsArray(triangles))
+        r.bad(where, "a mesh needs \"vertices\" and \"triangles\" (or \"obj\")");
+    int k = 0;
+    for (const cJSON *v = vertices->child; v; v = v->next, k++) {
+        btVector3 p = r.vec3(v, where + ".vertices[" + std::to_string(k) + "]");
+        mesh->vertices.insert(mesh->vertices.end(), {p.x(), p.y(), p.z()});
+    }
+    k = 0;
+    for (const cJSON *t = triangles->child; t; t = t->next, k++) {
+        std::string at = where + ".triangles[" + std::to_string(k) + "]";
+        if (!cJSON_IsArray(t) || cJSON_GetArraySize(t) != 3) r.bad(at, "must be [i, j, k]");
+        for (const cJSON *i = t->child; i; i = i->next) {
+            double index = r.number(i, at);
+            if (index < 0 || index >= static_cast<double>(mesh->vertex_count()) || index != std::floor(index))
+                r.bad(at, "vertex index out of range");
+            mesh->indices.push_back(static_cast<int>(index));
+        }
+    }
+    return mesh;
+}
+
+// Height heights[j][i] at (i dx, h, j dz); each cell split along the
+// diagonal from (i, j) to (i + 1, j + 1).
+std::shared_ptr<MeshData> read_heightfield(const Reader &r, const cJSON *c, const std::string &where)
+{
+    auto mesh = std::make_shared<MeshData>();
+    const cJSON *heights = cJSON_GetObjectItemCaseSensitive(c, "heights");
+    const cJSON *spacing = cJSON_GetObjectItemCaseSensitive(c, "spacing");
+    if (!cJSON_IsArray(spacing) || cJSON_GetArraySize(spacing) != 2) r.bad(where + ".spacing", "expected [dx, dz]");
+    double dx = r.number(cJSON_GetArrayItem(spacing, 0), where + ".spacing[0]");
+    double dz = r.number(cJSON_GetArrayItem(spacing, 1), where + ".spacing[1]");
+    if (!cJSON_IsArray(heights) || cJSON_GetArraySize(heights) < 2) r.bad(where + ".heights", "expected 2 or more rows");
+    int rows = cJSON_GetArraySize(heights), columns = -1, j = 0;
+    for (const cJSON *row = heights->child; row; row = row->next, j++) {
+        std::string at = where + ".heights[" + std::to_string(j) + "]";
+        if (!cJSON_IsArray(row) || (columns >= 0 && cJSON_GetArraySize(row) != columns) || cJSON_GetArraySize(row) < 2)
+            r.bad(at, "expected a row of 2 or more heights, every row as long");
+        columns = cJSON_GetArraySize(row);
+        int i = 0;
+        for (const cJSON *h = row->child; h; h = h->next, i++)
+            mesh->vertices.insert(mesh->vertices.end(), {static_cast<btScalar>(i * dx),
+                                                         static_cast<btScalar>(r.number(h, at)),
+                                                         static_cast<btScalar>(j * dz)});
+    }
+    for (int jj = 0; jj + 1 < rows; jj++)
+        for (int i = 0; i + 1 < columns; i++) {
+            int a = jj * columns + i, b = a + 1, c2 = a + columns, d = c2 + 1;
+            mesh->indices.insert(mesh->indices.end(), {a, d, b, a, c2, d});
+        }
+    return mesh;
+}
+
 void read_collider(const Reader &r, const cJSON *c, const std::string &where, Body &b)
 {
     b.has_collider = true;
@@ -192,6 +318,13 @@ void read_collider(const Reader &r, const cJSON *c, const std::string &where, Bo
     } else if (b.shape == "capsule") {
         b.radius = r.number(cJSON_GetObjectItemCaseSensitive(c, "radius"), where + ".radius");
         b.half_height = r.number(cJSON_GetObjectItemCaseSensitive(c, "half_height"), where + ".half_height");
+    } else if (b.shape == "mesh") {
+        if (const cJSON *obj = cJSON_GetObjectItemCaseSensitive(c, "obj"))
+            b.mesh = read_obj(r.beside(r.string(obj, where + ".obj")));
+        else
+            b.mesh = read_inline_mesh(r, c, where);
+    } else if (b.shape == "heightfield") {
+        b.mesh = read_heightfield(r, c, where);
     } else {
         r.bad(where + ".type", "unknown collider type '" + b.shape + "'");
     }
@@ -276,6 +409,7 @@ Scene read_scene(const std::string &path)
             read_rigidbody(r, rb, where + ".rigidbody", b);
         else if (b.has_collider)
             b.type = "static"; // a collider without a rigid body stops others, as a floor does
+        if (b.mesh && b.type == "dynamic") r.bad(where + ".collider", "a mesh or heightfield needs a static or kinematic body");
         scene.bodies.push_back(b);
     }
     if (const cJSON *joints = cJSON_GetObjectItemCaseSensitive(doc, "joints")) {
@@ -319,6 +453,9 @@ struct World {
     btDbvtBroadphase broadphase;
     btSequentialImpulseConstraintSolver solver;
     btDiscreteDynamicsWorld world{&dispatcher, &broadphase, &solver, &configuration};
+    // the triangles of the mesh shapes (which keep pointers into them): freed after the shapes
+    std::vector<std::shared_ptr<MeshData>> meshes;
+    std::vector<std::unique_ptr<btTriangleIndexVertexArray>> mesh_arrays;
     std::vector<std::unique_ptr<btCollisionShape>> shapes;
     std::vector<std::unique_ptr<btDefaultMotionState>> motion_states;
     std::vector<std::unique_ptr<btRigidBody>> rigid_bodies;
@@ -367,8 +504,18 @@ double widest_joint_gap(const World &w)
     return widest;
 }
 
-std::unique_ptr<btCollisionShape> make_shape(const Body &b)
+std::unique_ptr<btCollisionShape> make_shape(const Body &b, World &w)
 {
+    if (b.mesh) {
+        MeshData &m = *b.mesh;
+        auto array = std::make_unique<btTriangleIndexVertexArray>(
+            static_cast<int>(m.indices.size() / 3), m.indices.data(), static_cast<int>(3 * sizeof(int)),
+            static_cast<int>(m.vertex_count()), m.vertices.data(), static_cast<int>(3 * sizeof(btScalar)));
+        auto shape = std::make_unique<btBvhTriangleMeshShape>(array.get(), true, true); // quantized BVH, built now
+        w.meshes.push_back(b.mesh);
+        w.mesh_arrays.push_back(std::move(array));
+        return shape;
+    }
     if (b.shape == "sphere") return std::make_unique<btSphereShape>(static_cast<btScalar>(b.radius));
     if (b.shape == "box") return std::make_unique<btBoxShape>(b.half_extents);
     if (b.shape == "capsule") // axis Y; Bullet's height is the segment: 2 * half_height
@@ -394,14 +541,14 @@ void build_world(const Scene &scene, World &w)
             w.by_entity.push_back(nullptr);
             continue;
         }
-        std::unique_ptr<btCollisionShape> shape = make_shape(b);
+        std::unique_ptr<btCollisionShape> shape = make_shape(b, w);
         btTransform start(b.rotation, b.position);
         auto motion = std::make_unique<btDefaultMotionState>(start);
         bool dynamic = b.type == "dynamic";
         btScalar mass = dynamic ? static_cast<btScalar>(b.mass) : btScalar(0);
         btVector3 inertia(0, 0, 0);
         if (dynamic) {
-            if (b.has_collider)
+            if (b.has_collider && !b.mesh)
                 shape->calculateLocalInertia(mass, inertia);
             else
                 inertia = btVector3(mass, mass, mass); // no shape: a unit-sized body
@@ -652,9 +799,11 @@ int main(int argc, char **argv)
 
     Scene scene = read_scene(path);
     long long steps = steps_override >= 0 ? steps_override : scene.steps;
+    double build_start = now_seconds();
     auto w = std::make_unique<World>();
     build_world(scene, *w);
     build_joints(scene, *w);
+    double build_seconds = now_seconds() - build_start;
     if (ray_count > 0) {
         int rc = run_rays(scene, *w, steps_override >= 0 ? steps_override : 120, static_cast<size_t>(ray_count),
                           static_cast<int>(repeat), gjk, dump);
@@ -715,6 +864,7 @@ int main(int argc, char **argv)
                 percentile(sorted, 0.95), mean_ms, sorted.empty() ? 0.0 : sorted.back());
     std::printf("%s: max displacement %.4g m (%s), peak memory %.1f MB\n", prog, max_displacement, moved.c_str(),
                 static_cast<double>(usage_now.ru_maxrss) / 1024.0);
+    std::printf("%s: world built in %.3f s (after reading the scene)\n", prog, build_seconds);
     if (!w->joints.empty()) std::printf("%s: joints %zu, widest gap at the end %.4g m\n", prog, w->joints.size(), widest_joint_gap(*w));
     w.reset();
     return 0;
