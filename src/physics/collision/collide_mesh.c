@@ -97,6 +97,10 @@ typedef struct {
     const vx_transform *pb;
     vx_vec3 centre;     /* the shape's centre in the mesh's frame */
     float thickness, margin, merge;
+    /* a sphere, capsule or box: no triangle is touched whose plane or
+     * edges' side planes the ball of this radius around the centre is
+     * beyond (the reach, the margin and room for rounding); 0: no such test */
+    float out_of_reach;
     group groups[MESH_GROUPS_MAX];
     int group_count;
     pending waiting[MESH_PENDING_MAX];
@@ -413,11 +417,32 @@ static bool facing_prism(const vx_mesh *mesh, uint32_t t, vx_vec3 side, float th
     return back;
 }
 
+/* Whether the shape's ball (mp->out_of_reach) lies wholly beyond the
+ * triangle's plane or the side plane of one of its edges: then it is
+ * farther than the margin from the triangle's face and from its prism (which
+ * lies behind both planes), so neither gives a contact, and the prism need
+ * not be built. */
+static bool beyond_triangle(const mesh_pair *mp, const vx_mesh_triangle *tri)
+{
+    float limit = mp->out_of_reach;
+    vx_vec3 c = mp->centre;
+    if (fabsf(vx_vec3_dot(tri->normal, vx_vec3_sub(c, tri->v[0]))) > limit) return true;
+    for (int k = 0; k < 3; k++) {
+        vx_vec3 out = vx_vec3_cross(vx_vec3_sub(tri->v[(k + 1) % 3], tri->v[k]), tri->normal);
+        if (vx_vec3_dot(out, vx_vec3_sub(c, tri->v[k])) > limit * vx_vec3_length(out)) return true;
+    }
+    return false;
+}
+
 static bool visit_triangle(void *context, uint32_t t)
 {
     mesh_pair *mp = context;
     vx_mesh_triangle tri;
     vx_triangle_hull th;
+    if (mp->out_of_reach > 0.0f) {
+        vx_mesh_get_triangle(mp->mesh, t, &tri);
+        if (beyond_triangle(mp, &tri)) return true;
+    }
     bool back = facing_prism(mp->mesh, t, mp->centre, mp->thickness, &tri, &th);
     /* Without an active edge on the shape's side any contact is the
      * face's, which drops what is beyond the margin or beside the triangle
@@ -522,6 +547,9 @@ int vx_collide_mesh(const vx_collider *mesh, const vx_transform *pm, const vx_co
     float reach = vx_collide_shape_reach(b);
     mp->thickness = 2.0f * reach + mp->margin + 1e-3f;
     mp->merge = VX_MESH_MERGE_REL * fmaxf(1.0f, reach);
+    bool simple = b->type == VX_SHAPE_SPHERE || b->type == VX_SHAPE_CAPSULE || b->type == VX_SHAPE_BOX;
+    /* the room: 1 mm, and 1e-5 of the distances in the mesh's frame */
+    mp->out_of_reach = simple ? reach + mp->margin + 1e-3f + 1e-5f * (vx_vec3_length(mp->centre) + reach) : 0.0f;
 
     /* the shape's bounds in the mesh's frame, grown by the margin */
     vx_transform rel;
