@@ -166,10 +166,12 @@ static void edge_distances(const vx_triangle_hull *th, vx_vec3 p, float d[3])
 
 static float triangle_size(const vx_triangle_hull *th)
 {
-    vx_aabb b = vx_aabb_new(vx_vec3_min(th->vertices[0], vx_vec3_min(th->vertices[1], th->vertices[2])),
-                            vx_vec3_max(th->vertices[0], vx_vec3_max(th->vertices[1], th->vertices[2])));
-    vx_vec3 e = vx_vec3_sub(b.max, b.min);
-    return fmaxf(e.x, fmaxf(e.y, e.z));
+    /* finite corners: comparisons, not libm's fminf and fmaxf */
+    vx_vec3 lo = vx_mesh_min3(th->vertices[0], vx_mesh_min3(th->vertices[1], th->vertices[2]));
+    vx_vec3 hi = vx_mesh_max3(th->vertices[0], vx_mesh_max3(th->vertices[1], th->vertices[2]));
+    vx_vec3 e = vx_vec3_sub(hi, lo);
+    float widest = e.x > e.y ? e.x : e.y;
+    return widest > e.z ? widest : e.z;
 }
 
 /* Whether the contact m leans on an active edge: its deepest point is on
@@ -406,12 +408,10 @@ static void flush(mesh_pair *mp)
     mp->waiting_count = 0;
 }
 
-/* Triangle t of mesh and its prism facing the side of side (mesh frame);
+/* The prism of the triangle tri facing the side of side (mesh frame);
  * whether that is the back. */
-static bool facing_prism(const vx_mesh *mesh, uint32_t t, vx_vec3 side, float thickness, vx_mesh_triangle *tri,
-                         vx_triangle_hull *th)
+static bool facing_prism(vx_vec3 side, float thickness, const vx_mesh_triangle *tri, vx_triangle_hull *th)
 {
-    vx_mesh_get_triangle(mesh, t, tri);
     bool back = vx_vec3_dot(tri->normal, vx_vec3_sub(side, tri->v[0])) < 0.0f;
     vx_triangle_hull_init(th, tri, back, thickness);
     return back;
@@ -439,11 +439,9 @@ static bool visit_triangle(void *context, uint32_t t)
     mesh_pair *mp = context;
     vx_mesh_triangle tri;
     vx_triangle_hull th;
-    if (mp->out_of_reach > 0.0f) {
-        vx_mesh_get_triangle(mp->mesh, t, &tri);
-        if (beyond_triangle(mp, &tri)) return true;
-    }
-    bool back = facing_prism(mp->mesh, t, mp->centre, mp->thickness, &tri, &th);
+    vx_mesh_get_triangle(mp->mesh, t, &tri);
+    if (mp->out_of_reach > 0.0f && beyond_triangle(mp, &tri)) return true;
+    bool back = facing_prism(mp->centre, mp->thickness, &tri, &th);
     /* Without an active edge on the shape's side any contact is the
      * face's, which drops what is beyond the margin or beside the triangle
      * by itself: the hull test is only needed to find one that leans. */
@@ -617,7 +615,8 @@ static bool visit_prism(void *context, uint32_t t)
     prism_walk *w = context;
     vx_mesh_triangle tri;
     vx_triangle_hull th;
-    facing_prism(w->mesh, t, w->side, w->thickness, &tri, &th);
+    vx_mesh_get_triangle(w->mesh, t, &tri);
+    facing_prism(w->side, w->thickness, &tri, &th);
     vx_collider c = vx_collider_hull(&th.hull);
     return w->fn(w->context, &c);
 }
