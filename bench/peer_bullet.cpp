@@ -2,7 +2,7 @@
 // and prints the same figures as `voltex-sim --stats`, so scripts/bench.sh
 // can put both engines side by side (issue "Scale", section 1).
 //
-//   peer_bullet [--steps N] SCENE.json
+//   peer_bullet [--steps N] [--polyhedral] SCENE.json
 //   peer_bullet --rays R [--steps N] [--repeat K] [--dump FILE] SCENE.json
 //
 // Settings, as voltex-sim runs the scene: fixed dt from the scene, one Bullet
@@ -14,6 +14,13 @@
 // collision margins, no continuous collision unless a body says
 // "bullet": true). The broad phase is btDbvtBroadphase and the solver
 // btSequentialImpulseConstraintSolver.
+//
+// Convex colliders ("convex", inline or a shape of the top-level "shapes",
+// which the entities naming it share) are btConvexHullShape over the same
+// points; a body with "density" gets density * its collider's volume as its
+// mass. Hull pairs collide by Bullet's default, GJK and EPA with its
+// persistent manifold; with --polyhedral the hulls get Bullet's polyhedral
+// features and collide by its separating-axis test and face clipping.
 //
 // Static and kinematic meshes (a "mesh" collider, inline or an OBJ file) and
 // heightfields (a "heightfield" collider: each cell two triangles split along
@@ -41,6 +48,7 @@
 #include <BulletCollision/CollisionDispatch/btManifoldResult.h>
 #include <BulletCollision/CollisionShapes/btEmptyShape.h>
 #include <BulletCollision/CollisionShapes/btTriangleIndexVertexArray.h>
+#include <LinearMath/btConvexHullComputer.h>
 #include <BulletCollision/NarrowPhaseCollision/btRaycastCallback.h>
 #include <cjson/cJSON.h>
 #include <sys/resource.h>
@@ -104,6 +112,8 @@ struct Body {
     double radius = 0.5, half_height = 0.5;
     btVector3 half_extents{0.5f, 0.5f, 0.5f};
     std::shared_ptr<MeshData> mesh; // mesh and heightfield
+    std::shared_ptr<std::vector<btVector3>> hull; // convex: its points (shared by the entities naming one shape)
+    double density = 0.0;           // > 0: the mass is density * the collider's volume
     bool sensor = false;
     bool has_rigidbody = false;
     std::string type; // dynamic, static, kinematic
@@ -325,6 +335,13 @@ void read_collider(const Reader &r, const cJSON *c, const std::string &where, Bo
             b.mesh = read_inline_mesh(r, c, where);
     } else if (b.shape == "heightfield") {
         b.mesh = read_heightfield(r, c, where);
+    } else if (b.shape == "convex") {
+        const cJSON *points = cJSON_GetObjectItemCaseSensitive(c, "points");
+        if (!cJSON_IsArray(points) || cJSON_GetArraySize(points) < 4) r.bad(where + ".points", "expected 4 or more points");
+        b.hull = std::make_shared<std::vector<btVector3>>();
+        int k = 0;
+        for (const cJSON *p = points->child; p; p = p->next, k++)
+            b.hull->push_back(r.vec3(p, where + ".points[" + std::to_string(k) + "]"));
     } else {
         r.bad(where + ".type", "unknown collider type '" + b.shape + "'");
     }
@@ -341,6 +358,7 @@ void read_rigidbody(const Reader &r, const cJSON *rb, const std::string &where, 
         if (const cJSON *item = cJSON_GetObjectItemCaseSensitive(rb, key)) out = r.boolean(item, where + "." + key);
     };
     num("mass", b.mass);
+    num("density", b.density);
     num("restitution", b.restitution);
     num("friction", b.friction);
     num("gravity_scale", b.gravity_scale);
@@ -398,13 +416,38 @@ Scene read_scene(const std::string &path)
     const cJSON *entities = cJSON_GetObjectItemCaseSensitive(doc, "entities");
     if (!cJSON_IsArray(entities)) r.bad("entities", "expected an array");
     int index = 0;
+    std::unordered_map<std::string, Body> shared; // the named shapes read so far
     for (const cJSON *e = entities->child; e; e = e->next, index++) {
         std::string where = "entities[" + std::to_string(index) + "]";
         Body b;
         b.name = "entity" + std::to_string(index);
         if (const cJSON *n = cJSON_GetObjectItemCaseSensitive(e, "name")) b.name = r.string(n, where + ".name");
         if (const cJSON *t = cJSON_GetObjectItemCaseSensitive(e, "transform")) read_transform(r, t, where + ".transform", b);
-        if (const cJSON *c = cJSON_GetObjectItemCaseSensitive(e, "collider")) read_collider(r, c, where + ".collider", b);
+        if (const cJSON *c = cJSON_GetObjectItemCaseSensitive(e, "collider")) {
+            if (cJSON_IsString(c)) { // a shape of the top-level "shapes", read once
+                std::string name = c->valuestring;
+                auto known = shared.find(name);
+                if (known == shared.end()) {
+                    const cJSON *shape = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "shapes"),
+                                                                          name.c_str());
+                    if (!cJSON_IsObject(shape)) r.bad(where + ".collider", "no shape named '" + name + "'");
+                    Body proto;
+                    read_collider(r, shape, "shapes." + name, proto);
+                    known = shared.emplace(name, proto).first;
+                }
+                const Body &proto = known->second;
+                b.has_collider = true;
+                b.shape = proto.shape;
+                b.radius = proto.radius;
+                b.half_height = proto.half_height;
+                b.half_extents = proto.half_extents;
+                b.mesh = proto.mesh;
+                b.hull = proto.hull;
+                b.sensor = proto.sensor;
+            } else {
+                read_collider(r, c, where + ".collider", b);
+            }
+        }
         if (const cJSON *rb = cJSON_GetObjectItemCaseSensitive(e, "rigidbody"))
             read_rigidbody(r, rb, where + ".rigidbody", b);
         else if (b.has_collider)
@@ -457,6 +500,9 @@ struct World {
     std::vector<std::shared_ptr<MeshData>> meshes;
     std::vector<std::unique_ptr<btTriangleIndexVertexArray>> mesh_arrays;
     std::vector<std::unique_ptr<btCollisionShape>> shapes;
+    // one btConvexHullShape per named convex shape, shared by its entities
+    std::unordered_map<const std::vector<btVector3> *, btCollisionShape *> hull_shapes;
+    bool polyhedral = false; // --polyhedral: hulls collide by Bullet's SAT and clipping, not GJK/EPA
     std::vector<std::unique_ptr<btDefaultMotionState>> motion_states;
     std::vector<std::unique_ptr<btRigidBody>> rigid_bodies;
     std::vector<btRigidBody *> by_entity;   // nullptr: the entity has neither collider nor rigid body
@@ -504,8 +550,45 @@ double widest_joint_gap(const World &w)
     return widest;
 }
 
+// The volume of the convex hull of points (its faces fanned into
+// tetrahedra from the origin).
+double hull_volume(const std::vector<btVector3> &points)
+{
+    btConvexHullComputer hull;
+    hull.compute(&points[0].x(), static_cast<int>(sizeof(btVector3)), static_cast<int>(points.size()), 0, 0);
+    double volume = 0.0;
+    for (int f = 0; f < hull.faces.size(); f++) {
+        const btConvexHullComputer::Edge *first = &hull.edges[hull.faces[f]];
+        const btVector3 &a = hull.vertices[first->getSourceVertex()];
+        for (const btConvexHullComputer::Edge *e = first->getNextEdgeOfFace();
+             e->getTargetVertex() != first->getSourceVertex(); e = e->getNextEdgeOfFace()) {
+            const btVector3 &p = hull.vertices[e->getSourceVertex()], &q = hull.vertices[e->getTargetVertex()];
+            volume += static_cast<double>(a.dot(p.cross(q))) / 6.0;
+        }
+    }
+    return volume;
+}
+
+double collider_volume(const Body &b)
+{
+    const double pi = 3.14159265358979323846;
+    if (b.shape == "sphere") return 4.0 / 3.0 * pi * b.radius * b.radius * b.radius;
+    if (b.shape == "box")
+        return 8.0 * static_cast<double>(b.half_extents.x() * b.half_extents.y() * b.half_extents.z());
+    if (b.shape == "capsule") return pi * b.radius * b.radius * (2.0 * b.half_height + 4.0 / 3.0 * b.radius);
+    if (b.hull) return hull_volume(*b.hull);
+    return 0.0;
+}
+
 std::unique_ptr<btCollisionShape> make_shape(const Body &b, World &w)
 {
+    if (b.hull) {
+        auto shape = std::make_unique<btConvexHullShape>(&(*b.hull)[0].x(), static_cast<int>(b.hull->size()),
+                                                         static_cast<int>(sizeof(btVector3)));
+        shape->optimizeConvexHull();
+        if (w.polyhedral) shape->initializePolyhedralFeatures();
+        return shape;
+    }
     if (b.mesh) {
         MeshData &m = *b.mesh;
         auto array = std::make_unique<btTriangleIndexVertexArray>(
@@ -541,11 +624,17 @@ void build_world(const Scene &scene, World &w)
             w.by_entity.push_back(nullptr);
             continue;
         }
-        std::unique_ptr<btCollisionShape> shape = make_shape(b, w);
+        btCollisionShape *shape = b.hull ? w.hull_shapes[b.hull.get()] : nullptr;
+        if (!shape) {
+            w.shapes.push_back(make_shape(b, w));
+            shape = w.shapes.back().get();
+            if (b.hull) w.hull_shapes[b.hull.get()] = shape;
+        }
         btTransform start(b.rotation, b.position);
         auto motion = std::make_unique<btDefaultMotionState>(start);
         bool dynamic = b.type == "dynamic";
-        btScalar mass = dynamic ? static_cast<btScalar>(b.mass) : btScalar(0);
+        double mass_kg = b.density > 0.0 && b.has_collider ? b.density * collider_volume(b) : b.mass;
+        btScalar mass = dynamic ? static_cast<btScalar>(mass_kg) : btScalar(0);
         btVector3 inertia(0, 0, 0);
         if (dynamic) {
             if (b.has_collider && !b.mesh)
@@ -553,7 +642,7 @@ void build_world(const Scene &scene, World &w)
             else
                 inertia = btVector3(mass, mass, mass); // no shape: a unit-sized body
         }
-        btRigidBody::btRigidBodyConstructionInfo ci(mass, motion.get(), shape.get(), inertia);
+        btRigidBody::btRigidBodyConstructionInfo ci(mass, motion.get(), shape, inertia);
         ci.m_restitution = static_cast<btScalar>(b.restitution);
         ci.m_friction = static_cast<btScalar>(b.friction);
         // voltex damping is a rate c (1/s): v' = v exp(-c t). Bullet keeps
@@ -585,7 +674,6 @@ void build_world(const Scene &scene, World &w)
         }
         if (b.type == "kinematic") w.kinematic.push_back(body.get());
         w.by_entity.push_back(body.get());
-        w.shapes.push_back(std::move(shape));
         w.motion_states.push_back(std::move(motion));
         w.rigid_bodies.push_back(std::move(body));
     }
@@ -735,14 +823,16 @@ int run_rays(const Scene &scene, World &w, long long steps, size_t count, int re
 
 void usage()
 {
-    std::printf("Usage: %s [--steps N] SCENE.json\n"
+    std::printf("Usage: %s [--steps N] [--polyhedral] SCENE.json\n"
                 "       %s --rays R [--steps N] [--repeat K] [--gjk] [--dump FILE] SCENE.json\n"
                 "Runs a voltex-sim scene in Bullet with voltex-sim's settings and prints the\n"
                 "figures of voltex-sim --stats (bodies, steps, ms/step median and p95, steps/s,\n"
                 "contacts/step, max displacement of dynamic bodies, peak memory).\n"
                 "--rays: after N steps (default 120) times R closest-hit rays of bench_rays K times\n"
                 "(default 7) and prints rays/s, as bench_rays does; --gjk: Bullet's GJK convex cast\n"
-                "for convex shapes instead of its default subsimplex one.\n",
+                "for convex shapes instead of its default subsimplex one.\n"
+                "--polyhedral: convex hulls collide by Bullet's separating-axis test and clipping\n"
+                "instead of its default GJK and EPA.\n",
                 prog, prog);
 }
 
@@ -754,7 +844,7 @@ int main(int argc, char **argv)
     long long steps_override = -1;
     long long ray_count = 0, repeat = 7;
     std::string dump;
-    bool gjk = false;
+    bool gjk = false, polyhedral = false;
     auto count_value = [&](int &i, const std::string &arg, long long lo, long long hi) {
         if (i + 1 >= argc) fail(arg + ": missing value");
         char *end;
@@ -781,6 +871,8 @@ int main(int argc, char **argv)
             repeat = count_value(i, arg, 1, 101);
         } else if (arg == "--gjk") {
             gjk = true;
+        } else if (arg == "--polyhedral") {
+            polyhedral = true;
         } else if (arg == "--dump") {
             if (i + 1 >= argc) fail(arg + ": missing value");
             dump = argv[++i];
@@ -801,6 +893,7 @@ int main(int argc, char **argv)
     long long steps = steps_override >= 0 ? steps_override : scene.steps;
     double build_start = now_seconds();
     auto w = std::make_unique<World>();
+    w->polyhedral = polyhedral;
     build_world(scene, *w);
     build_joints(scene, *w);
     double build_seconds = now_seconds() - build_start;

@@ -38,7 +38,7 @@
 # that checkout (-DVOLTEX_BOX3D_PEER=ON -DBOX3D_DIR=...) and prints Box3D's
 # row too (Box3D's defaults: 4 substeps, one worker, or N with --threads N).
 # A peer's row has the ratio voltex/peer of median ms/step. A scene a peer
-# does not build (Bullet: joints, shared shapes, convex) shows in its row as
+# does not build (Bullet: joints other than ball joints) shows in its row as
 # "refused: <message>".
 #
 # A scene the loader rejects shows as "rejected: <message>" and the others
