@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "test_helpers.h"
+#include "test_world_helpers.h"
 #include "voltex/voltex.h"
 
 static vx_world *make_world(void)
@@ -26,11 +27,7 @@ static vx_entity add(vx_world *w, vx_body_type type, vx_vec3 at, vx_quat q, vx_c
     d.type = type;
     d.position = at;
     d.rotation = q;
-    vx_entity e;
-    vx_error err;
-    cr_assert_eq(vx_world_create_body(w, &d, &e, &err), VX_OK, "%s", err.message);
-    cr_assert_eq(vx_body_set_shape(w, e, &shape, &err), VX_OK, "%s", err.message);
-    return e;
+    return vx_test_add_body(w, &d, shape);
 }
 
 static vx_query_hit closest_ray(vx_world *w, vx_vec3 o, vx_vec3 d, float max, const vx_query_filter *f)

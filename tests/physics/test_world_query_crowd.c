@@ -13,6 +13,7 @@
 #include "physics/collision/cast.h"
 #include "physics/collision/collide_shapes.h"
 #include "test_helpers.h"
+#include "test_world_helpers.h"
 #include "voltex/voltex.h"
 
 enum { BODIES = 4096, CROWD_HULLS = 8, CROWD_COMPOUNDS = 4, KINDS = 5 };
@@ -40,11 +41,7 @@ static vx_entity add(vx_world *w, vx_body_type type, vx_vec3 at, vx_quat q, vx_c
     d.type = type;
     d.position = at;
     d.rotation = q;
-    vx_entity e;
-    vx_error err;
-    cr_assert_eq(vx_world_create_body(w, &d, &e, &err), VX_OK, "%s", err.message);
-    cr_assert_eq(vx_body_set_shape(w, e, &shape, &err), VX_OK, "%s", err.message);
-    return e;
+    return vx_test_add_body(w, &d, shape);
 }
 
 static vx_transform placed(vx_vec3 at, vx_vec3 axis, float angle)
