@@ -190,10 +190,12 @@ static dvec dv(vx_vec3 v) { return (dvec){v.x, v.y, v.z}; }
 static dvec dsub(dvec a, dvec b) { return (dvec){a.x - b.x, a.y - b.y, a.z - b.z}; }
 static double ddot(dvec a, dvec b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 
-/* v turned by the inverse of the unit quaternion q, in double. */
+/* v turned by the inverse of q (made unit in double, as the engine's casts
+ * make it). */
 static dvec dunrotate(vx_quat q, dvec v)
 {
-    double w = q.w, x = -(double)q.x, y = -(double)q.y, z = -(double)q.z;
+    double n = sqrt((double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z + (double)q.w * q.w);
+    double w = q.w / n, x = -(double)q.x / n, y = -(double)q.y / n, z = -(double)q.z / n;
     /* v + 2 w (u x v) + 2 u x (u x v), u = (x, y, z) */
     dvec t = {2.0 * (y * v.z - z * v.y), 2.0 * (z * v.x - x * v.z), 2.0 * (x * v.y - y * v.x)};
     return (dvec){v.x + w * t.x + (y * t.z - z * t.y), v.y + w * t.y + (z * t.x - x * t.z),
@@ -263,7 +265,8 @@ typedef struct {
 } closed_tally;
 
 /* Every sphere (and with a ray, every box) of the crowd against its closed
- * form: hit or not as the list says, at the same distance within tol. */
+ * form: hit or not as the list says, at the same distance to the float's
+ * last bits. */
 static void check_closed_forms(const crowd *c, vx_vec3 o, float radius, vx_vec3 d, float max,
                                const vx_query_hit *hits, int n, int cast, closed_tally *tally)
 {
