@@ -21,15 +21,6 @@ static vx_world *make_world(void)
     return w;
 }
 
-static vx_entity add(vx_world *w, vx_body_type type, vx_vec3 at, vx_quat q, vx_collider shape)
-{
-    vx_body_def d = vx_body_def_default();
-    d.type = type;
-    d.position = at;
-    d.rotation = q;
-    return vx_test_add_body(w, &d, shape);
-}
-
 static vx_query_hit closest_ray(vx_world *w, vx_vec3 o, vx_vec3 d, float max, const vx_query_filter *f)
 {
     vx_query_hit hit;
@@ -44,10 +35,12 @@ Test(world_query, the_nearest_of_a_row_of_shapes)
 {
     vx_world *w = make_world();
     vx_quat id = vx_quat_identity();
-    vx_entity far = add(w, VX_BODY_STATIC, vx_vec3_make(10.0f, 0.0f, 0.0f), id, vx_collider_sphere(1.0f));
+    vx_entity far = vx_test_add_placed(w, VX_BODY_STATIC, vx_vec3_make(10.0f, 0.0f, 0.0f), id,
+                                       vx_collider_sphere(1.0f));
     vx_collider slab = vx_collider_box(vx_vec3_make(0.5f, 2.0f, 2.0f));
-    vx_entity box = add(w, VX_BODY_STATIC, vx_vec3_make(5.0f, 0.0f, 0.0f), id, slab);
-    vx_entity capsule = add(w, VX_BODY_DYNAMIC, vx_vec3_make(2.0f, 0.0f, 0.0f), id, vx_collider_capsule(0.25f, 1.0f));
+    vx_entity box = vx_test_add_placed(w, VX_BODY_STATIC, vx_vec3_make(5.0f, 0.0f, 0.0f), id, slab);
+    vx_entity capsule = vx_test_add_placed(w, VX_BODY_DYNAMIC, vx_vec3_make(2.0f, 0.0f, 0.0f), id,
+                                           vx_collider_capsule(0.25f, 1.0f));
     vx_query_hit h = closest_ray(w, vx_vec3_zero(), vx_vec3_make(2.0f, 0.0f, 0.0f), 100.0f, NULL);
     cr_assert(vx_entity_equal(h.entity, capsule));
     cr_assert_float_eq(h.distance, 1.75f, 1e-6);
@@ -86,10 +79,10 @@ Test(world_query, every_hit_by_distance_then_entity)
     vx_world *w = make_world();
     vx_quat id = vx_quat_identity();
     /* two spheres at the same distance (entities 0 and 1, added in that order), one nearer, one behind the origin */
-    vx_entity a = add(w, VX_BODY_STATIC, vx_vec3_make(5.0f, 1.0f, 0.0f), id, vx_collider_sphere(1.5f));
-    vx_entity b = add(w, VX_BODY_STATIC, vx_vec3_make(5.0f, -1.0f, 0.0f), id, vx_collider_sphere(1.5f));
-    vx_entity c = add(w, VX_BODY_STATIC, vx_vec3_make(2.0f, 0.0f, 0.0f), id, vx_collider_sphere(0.5f));
-    add(w, VX_BODY_STATIC, vx_vec3_make(-5.0f, 0.0f, 0.0f), id, vx_collider_sphere(1.0f));
+    vx_entity a = vx_test_add_placed(w, VX_BODY_STATIC, vx_vec3_make(5.0f, 1.0f, 0.0f), id, vx_collider_sphere(1.5f));
+    vx_entity b = vx_test_add_placed(w, VX_BODY_STATIC, vx_vec3_make(5.0f, -1.0f, 0.0f), id, vx_collider_sphere(1.5f));
+    vx_entity c = vx_test_add_placed(w, VX_BODY_STATIC, vx_vec3_make(2.0f, 0.0f, 0.0f), id, vx_collider_sphere(0.5f));
+    vx_test_add_placed(w, VX_BODY_STATIC, vx_vec3_make(-5.0f, 0.0f, 0.0f), id, vx_collider_sphere(1.0f));
     hit_list l = {.count = 0};
     cr_assert_eq(vx_world_cast_ray(w, vx_vec3_zero(), vx_vec3_make(1.0f, 0.0f, 0.0f), 100.0f, NULL, keep, &l, NULL),
                  VX_OK);
@@ -109,7 +102,8 @@ Test(world_query, every_hit_by_distance_then_entity)
 Test(world_query, a_ray_from_inside_hits_at_once)
 {
     vx_world *w = make_world();
-    vx_entity e = add(w, VX_BODY_STATIC, vx_vec3_zero(), vx_quat_identity(), vx_collider_box(vx_vec3_make(1, 1, 1)));
+    vx_entity e = vx_test_add_placed(w, VX_BODY_STATIC, vx_vec3_zero(), vx_quat_identity(),
+                                     vx_collider_box(vx_vec3_make(1, 1, 1)));
     vx_query_hit h = closest_ray(w, vx_vec3_make(0.2f, 0.1f, 0.0f), vx_vec3_make(0.0f, 3.0f, 4.0f), 10.0f, NULL);
     cr_assert(vx_entity_equal(h.entity, e));
     cr_assert_eq(h.distance, 0.0f);
@@ -124,7 +118,7 @@ Test(world_query, sensors_only_when_asked)
     vx_world *w = make_world();
     vx_collider trigger = vx_collider_sphere(1.0f);
     trigger.sensor = true;
-    vx_entity e = add(w, VX_BODY_STATIC, vx_vec3_make(0.0f, 0.0f, 5.0f), vx_quat_identity(), trigger);
+    vx_entity e = vx_test_add_placed(w, VX_BODY_STATIC, vx_vec3_make(0.0f, 0.0f, 5.0f), vx_quat_identity(), trigger);
     vx_vec3 dir = vx_vec3_make(0.0f, 0.0f, 1.0f);
     cr_assert(vx_entity_equal(closest_ray(w, vx_vec3_zero(), dir, 50.0f, NULL).entity, VX_ENTITY_NULL));
     vx_query_filter f = vx_query_filter_default();
@@ -178,7 +172,7 @@ Test(world_query, the_tree_follows_steps_moves_and_bodies_that_come_and_go)
     cr_assert_eq(vx_body_set_transform(w, e, vx_vec3_zero(), vx_quat_identity(), NULL), VX_OK);
     cr_assert(vx_entity_equal(closest_ray(w, above, down, 20.0f, NULL).entity, e));
     /* a new body in front of it, then gone again */
-    vx_entity lid = add(w, VX_BODY_STATIC, vx_vec3_make(0.0f, 3.0f, 0.0f), vx_quat_identity(),
+    vx_entity lid = vx_test_add_placed(w, VX_BODY_STATIC, vx_vec3_make(0.0f, 3.0f, 0.0f), vx_quat_identity(),
                         vx_collider_box(vx_vec3_make(1.0f, 0.1f, 1.0f)));
     h = closest_ray(w, above, down, 20.0f, NULL);
     cr_assert(vx_entity_equal(h.entity, lid));
@@ -204,11 +198,12 @@ Test(world_query, a_lidar_turns_with_its_body)
     vx_world *w = make_world();
     vx_quat id = vx_quat_identity();
     vx_vec3 wall_x = vx_vec3_make(0.5f, 3.0f, 20.0f), wall_z = vx_vec3_make(20.0f, 3.0f, 0.5f);
-    add(w, VX_BODY_STATIC, vx_vec3_make(5.5f, 0.0f, 0.0f), id, vx_collider_box(wall_x));
-    add(w, VX_BODY_STATIC, vx_vec3_make(-5.5f, 0.0f, 0.0f), id, vx_collider_box(wall_x));
-    add(w, VX_BODY_STATIC, vx_vec3_make(0.0f, 0.0f, 5.5f), id, vx_collider_box(wall_z));
-    add(w, VX_BODY_STATIC, vx_vec3_make(0.0f, 0.0f, -5.5f), id, vx_collider_box(wall_z));
-    vx_entity car = add(w, VX_BODY_DYNAMIC, vx_vec3_zero(), id, vx_collider_box(vx_vec3_make(1.0f, 0.5f, 0.5f)));
+    vx_test_add_placed(w, VX_BODY_STATIC, vx_vec3_make(5.5f, 0.0f, 0.0f), id, vx_collider_box(wall_x));
+    vx_test_add_placed(w, VX_BODY_STATIC, vx_vec3_make(-5.5f, 0.0f, 0.0f), id, vx_collider_box(wall_x));
+    vx_test_add_placed(w, VX_BODY_STATIC, vx_vec3_make(0.0f, 0.0f, 5.5f), id, vx_collider_box(wall_z));
+    vx_test_add_placed(w, VX_BODY_STATIC, vx_vec3_make(0.0f, 0.0f, -5.5f), id, vx_collider_box(wall_z));
+    vx_entity car = vx_test_add_placed(w, VX_BODY_DYNAMIC, vx_vec3_zero(), id,
+                                       vx_collider_box(vx_vec3_make(1.0f, 0.5f, 0.5f)));
     const double pi = 3.14159265358979323846;
     for (int turn = 0; turn < 4; turn++) {
         double body_angle = 0.37 * turn;
@@ -252,8 +247,9 @@ Test(world_query, meshes_and_heightfields_are_hit_through_their_trees)
     cr_assert_eq(vx_world_make_mesh(w, v, 4, idx, 2, &mesh, &err), VX_OK, "%s", err.message);
     float h[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
     cr_assert_eq(vx_world_make_heightfield(w, h, 3, 3, 1.0f, 1.0f, &field, &err), VX_OK, "%s", err.message);
-    vx_entity floor = add(w, VX_BODY_STATIC, vx_vec3_zero(), vx_quat_identity(), vx_collider_mesh(mesh));
-    vx_entity ground = add(w, VX_BODY_STATIC, vx_vec3_make(20, -1, 20), vx_quat_identity(), vx_collider_mesh(field));
+    vx_entity floor = vx_test_add_placed(w, VX_BODY_STATIC, vx_vec3_zero(), vx_quat_identity(), vx_collider_mesh(mesh));
+    vx_entity ground = vx_test_add_placed(w, VX_BODY_STATIC, vx_vec3_make(20, -1, 20), vx_quat_identity(),
+                                          vx_collider_mesh(field));
 
     vx_query_hit hit = closest_ray(w, vx_vec3_make(1, 3, 2), vx_vec3_make(0, -1, 0), 10.0f, NULL);
     cr_assert(vx_entity_equal(hit.entity, floor));

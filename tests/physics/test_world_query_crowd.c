@@ -35,15 +35,6 @@ typedef struct {
     vx_transform entity[BODIES];
 } crowd;
 
-static vx_entity add(vx_world *w, vx_body_type type, vx_vec3 at, vx_quat q, vx_collider shape)
-{
-    vx_body_def d = vx_body_def_default();
-    d.type = type;
-    d.position = at;
-    d.rotation = q;
-    return vx_test_add_body(w, &d, shape);
-}
-
 static vx_transform placed(vx_vec3 at, vx_vec3 axis, float angle)
 {
     vx_transform t = vx_transform_from_position(at);
@@ -121,7 +112,7 @@ static void make_crowd(crowd *c, uint32_t seed)
         default: s = vx_collider_compound(compounds[(i / KINDS) % CROWD_COMPOUNDS]); break;
         }
         s.sensor = i % 17 == 0;
-        c->e[i] = add(c->w, i % 2 ? VX_BODY_STATIC : VX_BODY_DYNAMIC, at, q, s);
+        c->e[i] = vx_test_add_placed(c->w, i % 2 ? VX_BODY_STATIC : VX_BODY_DYNAMIC, at, q, s);
         const vx_collider *stored = vx_registry_get_const(r, c->e[i], VX_COMPONENT_COLLIDER);
         const vx_transform *t = vx_registry_get_const(r, c->e[i], VX_COMPONENT_TRANSFORM);
         c->shape[i] = *stored;
