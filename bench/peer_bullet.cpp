@@ -2,7 +2,7 @@
 // and prints the same figures as `voltex-sim --stats`, so scripts/bench.sh
 // can put both engines side by side (issue "Scale", section 1).
 //
-//   peer_bullet [--steps N] SCENE.json
+//   peer_bullet [--steps N] [--polyhedral] SCENE.json
 //   peer_bullet --rays R [--steps N] [--repeat K] [--dump FILE] SCENE.json
 //
 // Settings, as voltex-sim runs the scene: fixed dt from the scene, one Bullet
@@ -14,6 +14,21 @@
 // collision margins, no continuous collision unless a body says
 // "bullet": true). The broad phase is btDbvtBroadphase and the solver
 // btSequentialImpulseConstraintSolver.
+//
+// Convex colliders ("convex", inline or a shape of the top-level "shapes",
+// which the entities naming it share) are btConvexHullShape over the same
+// points; a body with "density" gets density * its collider's volume as its
+// mass. Hull pairs collide by Bullet's default, GJK and EPA with its
+// persistent manifold; with --polyhedral the hulls get Bullet's polyhedral
+// features and collide by its separating-axis test and face clipping.
+//
+// Static and kinematic meshes (a "mesh" collider, inline or an OBJ file) and
+// heightfields (a "heightfield" collider: each cell two triangles split along
+// the diagonal from (i, j) to (i + 1, j + 1), as voltex-sim splits it) become
+// btBvhTriangleMeshShape over the same triangles (Bullet's quantized BVH,
+// its defaults otherwise: no internal-edge correction, so a body rolling
+// over a triangle's inner edge may bump, which voltex-sim's adjacency does
+// not let happen).
 //
 // Output, on stdout, the lines of voltex-sim --stats with "peer_bullet: " in
 // front (see src/cli/stats.h); errors go to stderr as "peer_bullet: ..." and
@@ -32,6 +47,8 @@
 #include <btBulletDynamicsCommon.h>
 #include <BulletCollision/CollisionDispatch/btManifoldResult.h>
 #include <BulletCollision/CollisionShapes/btEmptyShape.h>
+#include <BulletCollision/CollisionShapes/btTriangleIndexVertexArray.h>
+#include <LinearMath/btConvexHullComputer.h>
 #include <BulletCollision/NarrowPhaseCollision/btRaycastCallback.h>
 #include <cjson/cJSON.h>
 #include <sys/resource.h>
@@ -43,7 +60,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <fstream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -79,12 +98,22 @@ btScalar combined_friction(const btCollisionObject *a, const btCollisionObject *
 
 // ---- scene reading ----
 
+// A triangle mesh: x, y, z per vertex and three vertex indices per triangle.
+struct MeshData {
+    std::vector<btScalar> vertices;
+    std::vector<int> indices;
+    size_t vertex_count() const { return vertices.size() / 3; }
+};
+
 struct Body {
     std::string name;
     bool has_collider = false;
     std::string shape = "none";
     double radius = 0.5, half_height = 0.5;
     btVector3 half_extents{0.5f, 0.5f, 0.5f};
+    std::shared_ptr<MeshData> mesh; // mesh and heightfield
+    std::shared_ptr<std::vector<btVector3>> hull; // convex: its points (shared by the entities naming one shape)
+    double density = 0.0;           // > 0: the mass is density * the collider's volume
     bool sensor = false;
     bool has_rigidbody = false;
     std::string type; // dynamic, static, kinematic
@@ -149,6 +178,14 @@ class Reader {
         return item->valuestring;
     }
 
+    // A path of the scene relative to the scene file's folder (or absolute).
+    std::string beside(const std::string &file) const
+    {
+        if (!file.empty() && file[0] == '/') return file;
+        size_t slash = path_.find_last_of('/');
+        return slash == std::string::npos ? file : path_.substr(0, slash + 1) + file;
+    }
+
   private:
     std::string path_;
 };
@@ -181,6 +218,105 @@ void read_transform(const Reader &r, const cJSON *t, const std::string &where, B
     if (deg) b.rotation = rotation_from_degrees(r.vec3(deg, where + ".rotation_deg"));
 }
 
+// An OBJ file's "v" and "f" lines, as voltex-sim reads them: a corner is v,
+// v/vt, v//vn or v/vt/vn, counted from 1, or back from the last vertex read
+// when negative; a polygon is fanned from its first corner.
+std::shared_ptr<MeshData> read_obj(const std::string &path)
+{
+    std::ifstream in(path);
+    if (!in) fail(path + ": cannot read: " + std::strerror(errno));
+    auto mesh = std::make_shared<MeshData>();
+    std::string line;
+    long number = 0;
+    std::vector<int> corners;
+    while (std::getline(in, line)) {
+        number++;
+        std::istringstream words(line);
+        std::string word;
+        if (!(words >> word)) continue;
+        std::string where = path + ":" + std::to_string(number);
+        if (word == "v") {
+            double x, y, z;
+            if (!(words >> x >> y >> z)) fail(where + ": v: needs x, y and z");
+            mesh->vertices.insert(mesh->vertices.end(),
+                                  {static_cast<btScalar>(x), static_cast<btScalar>(y), static_cast<btScalar>(z)});
+        } else if (word == "f") {
+            corners.clear();
+            long count = static_cast<long>(mesh->vertex_count());
+            while (words >> word) {
+                char *end;
+                long v = std::strtol(word.c_str(), &end, 10);
+                if (end == word.c_str() || (*end != '\0' && *end != '/')) fail(where + ": f: bad corner '" + word + "'");
+                long index = v < 0 ? count + v : v - 1;
+                if (v == 0 || index < 0 || index >= count) fail(where + ": f: vertex index out of range");
+                corners.push_back(static_cast<int>(index));
+            }
+            if (corners.size() < 3) fail(where + ": f: needs at least 3 vertices");
+            for (size_t k = 1; k + 1 < corners.size(); k++)
+                mesh->indices.insert(mesh->indices.end(), {corners[0], corners[k], corners[k + 1]});
+        }
+    }
+    if (mesh->indices.empty()) fail(path + ": no faces (\"f\" lines)");
+    return mesh;
+}
+
+std::shared_ptr<MeshData> read_inline_mesh(const Reader &r, const cJSON *c, const std::string &where)
+{
+    auto mesh = std::make_shared<MeshData>();
+    const cJSON *vertices = cJSON_GetObjectItemCaseSensitive(c, "vertices");
+    const cJSON *triangles = cJSON_GetObjectItemCaseSensitive(c, "triangles");
+    if (!cJSON_IsArray(vertices) || !cJSON_IsArray(triangles))
+        r.bad(where, "a mesh needs \"vertices\" and \"triangles\" (or \"obj\")");
+    int k = 0;
+    for (const cJSON *v = vertices->child; v; v = v->next, k++) {
+        btVector3 p = r.vec3(v, where + ".vertices[" + std::to_string(k) + "]");
+        mesh->vertices.insert(mesh->vertices.end(), {p.x(), p.y(), p.z()});
+    }
+    k = 0;
+    for (const cJSON *t = triangles->child; t; t = t->next, k++) {
+        std::string at = where + ".triangles[" + std::to_string(k) + "]";
+        if (!cJSON_IsArray(t) || cJSON_GetArraySize(t) != 3) r.bad(at, "must be [i, j, k]");
+        for (const cJSON *i = t->child; i; i = i->next) {
+            double index = r.number(i, at);
+            if (index < 0 || index >= static_cast<double>(mesh->vertex_count()) || index != std::floor(index))
+                r.bad(at, "vertex index out of range");
+            mesh->indices.push_back(static_cast<int>(index));
+        }
+    }
+    return mesh;
+}
+
+// Height heights[j][i] at (i dx, h, j dz); each cell split along the
+// diagonal from (i, j) to (i + 1, j + 1).
+std::shared_ptr<MeshData> read_heightfield(const Reader &r, const cJSON *c, const std::string &where)
+{
+    auto mesh = std::make_shared<MeshData>();
+    const cJSON *heights = cJSON_GetObjectItemCaseSensitive(c, "heights");
+    const cJSON *spacing = cJSON_GetObjectItemCaseSensitive(c, "spacing");
+    if (!cJSON_IsArray(spacing) || cJSON_GetArraySize(spacing) != 2) r.bad(where + ".spacing", "expected [dx, dz]");
+    double dx = r.number(cJSON_GetArrayItem(spacing, 0), where + ".spacing[0]");
+    double dz = r.number(cJSON_GetArrayItem(spacing, 1), where + ".spacing[1]");
+    if (!cJSON_IsArray(heights) || cJSON_GetArraySize(heights) < 2) r.bad(where + ".heights", "expected 2 or more rows");
+    int rows = cJSON_GetArraySize(heights), columns = -1, j = 0;
+    for (const cJSON *row = heights->child; row; row = row->next, j++) {
+        std::string at = where + ".heights[" + std::to_string(j) + "]";
+        if (!cJSON_IsArray(row) || (columns >= 0 && cJSON_GetArraySize(row) != columns) || cJSON_GetArraySize(row) < 2)
+            r.bad(at, "expected a row of 2 or more heights, every row as long");
+        columns = cJSON_GetArraySize(row);
+        int i = 0;
+        for (const cJSON *h = row->child; h; h = h->next, i++)
+            mesh->vertices.insert(mesh->vertices.end(), {static_cast<btScalar>(i * dx),
+                                                         static_cast<btScalar>(r.number(h, at)),
+                                                         static_cast<btScalar>(j * dz)});
+    }
+    for (int jj = 0; jj + 1 < rows; jj++)
+        for (int i = 0; i + 1 < columns; i++) {
+            int a = jj * columns + i, b = a + 1, c2 = a + columns, d = c2 + 1;
+            mesh->indices.insert(mesh->indices.end(), {a, d, b, a, c2, d});
+        }
+    return mesh;
+}
+
 void read_collider(const Reader &r, const cJSON *c, const std::string &where, Body &b)
 {
     b.has_collider = true;
@@ -192,6 +328,20 @@ void read_collider(const Reader &r, const cJSON *c, const std::string &where, Bo
     } else if (b.shape == "capsule") {
         b.radius = r.number(cJSON_GetObjectItemCaseSensitive(c, "radius"), where + ".radius");
         b.half_height = r.number(cJSON_GetObjectItemCaseSensitive(c, "half_height"), where + ".half_height");
+    } else if (b.shape == "mesh") {
+        if (const cJSON *obj = cJSON_GetObjectItemCaseSensitive(c, "obj"))
+            b.mesh = read_obj(r.beside(r.string(obj, where + ".obj")));
+        else
+            b.mesh = read_inline_mesh(r, c, where);
+    } else if (b.shape == "heightfield") {
+        b.mesh = read_heightfield(r, c, where);
+    } else if (b.shape == "convex") {
+        const cJSON *points = cJSON_GetObjectItemCaseSensitive(c, "points");
+        if (!cJSON_IsArray(points) || cJSON_GetArraySize(points) < 4) r.bad(where + ".points", "expected 4 or more points");
+        b.hull = std::make_shared<std::vector<btVector3>>();
+        int k = 0;
+        for (const cJSON *p = points->child; p; p = p->next, k++)
+            b.hull->push_back(r.vec3(p, where + ".points[" + std::to_string(k) + "]"));
     } else {
         r.bad(where + ".type", "unknown collider type '" + b.shape + "'");
     }
@@ -208,6 +358,7 @@ void read_rigidbody(const Reader &r, const cJSON *rb, const std::string &where, 
         if (const cJSON *item = cJSON_GetObjectItemCaseSensitive(rb, key)) out = r.boolean(item, where + "." + key);
     };
     num("mass", b.mass);
+    num("density", b.density);
     num("restitution", b.restitution);
     num("friction", b.friction);
     num("gravity_scale", b.gravity_scale);
@@ -265,17 +416,43 @@ Scene read_scene(const std::string &path)
     const cJSON *entities = cJSON_GetObjectItemCaseSensitive(doc, "entities");
     if (!cJSON_IsArray(entities)) r.bad("entities", "expected an array");
     int index = 0;
+    std::unordered_map<std::string, Body> shared; // the named shapes read so far
     for (const cJSON *e = entities->child; e; e = e->next, index++) {
         std::string where = "entities[" + std::to_string(index) + "]";
         Body b;
         b.name = "entity" + std::to_string(index);
         if (const cJSON *n = cJSON_GetObjectItemCaseSensitive(e, "name")) b.name = r.string(n, where + ".name");
         if (const cJSON *t = cJSON_GetObjectItemCaseSensitive(e, "transform")) read_transform(r, t, where + ".transform", b);
-        if (const cJSON *c = cJSON_GetObjectItemCaseSensitive(e, "collider")) read_collider(r, c, where + ".collider", b);
+        if (const cJSON *c = cJSON_GetObjectItemCaseSensitive(e, "collider")) {
+            if (cJSON_IsString(c)) { // a shape of the top-level "shapes", read once
+                std::string name = c->valuestring;
+                auto known = shared.find(name);
+                if (known == shared.end()) {
+                    const cJSON *shape = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "shapes"),
+                                                                          name.c_str());
+                    if (!cJSON_IsObject(shape)) r.bad(where + ".collider", "no shape named '" + name + "'");
+                    Body proto;
+                    read_collider(r, shape, "shapes." + name, proto);
+                    known = shared.emplace(name, proto).first;
+                }
+                const Body &proto = known->second;
+                b.has_collider = true;
+                b.shape = proto.shape;
+                b.radius = proto.radius;
+                b.half_height = proto.half_height;
+                b.half_extents = proto.half_extents;
+                b.mesh = proto.mesh;
+                b.hull = proto.hull;
+                b.sensor = proto.sensor;
+            } else {
+                read_collider(r, c, where + ".collider", b);
+            }
+        }
         if (const cJSON *rb = cJSON_GetObjectItemCaseSensitive(e, "rigidbody"))
             read_rigidbody(r, rb, where + ".rigidbody", b);
         else if (b.has_collider)
             b.type = "static"; // a collider without a rigid body stops others, as a floor does
+        if (b.mesh && b.type == "dynamic") r.bad(where + ".collider", "a mesh or heightfield needs a static or kinematic body");
         scene.bodies.push_back(b);
     }
     if (const cJSON *joints = cJSON_GetObjectItemCaseSensitive(doc, "joints")) {
@@ -319,7 +496,13 @@ struct World {
     btDbvtBroadphase broadphase;
     btSequentialImpulseConstraintSolver solver;
     btDiscreteDynamicsWorld world{&dispatcher, &broadphase, &solver, &configuration};
+    // the triangles of the mesh shapes (which keep pointers into them): freed after the shapes
+    std::vector<std::shared_ptr<MeshData>> meshes;
+    std::vector<std::unique_ptr<btTriangleIndexVertexArray>> mesh_arrays;
     std::vector<std::unique_ptr<btCollisionShape>> shapes;
+    // one btConvexHullShape per named convex shape, shared by its entities
+    std::unordered_map<const std::vector<btVector3> *, btCollisionShape *> hull_shapes;
+    bool polyhedral = false; // --polyhedral: hulls collide by Bullet's SAT and clipping, not GJK/EPA
     std::vector<std::unique_ptr<btDefaultMotionState>> motion_states;
     std::vector<std::unique_ptr<btRigidBody>> rigid_bodies;
     std::vector<btRigidBody *> by_entity;   // nullptr: the entity has neither collider nor rigid body
@@ -367,8 +550,55 @@ double widest_joint_gap(const World &w)
     return widest;
 }
 
-std::unique_ptr<btCollisionShape> make_shape(const Body &b)
+// The volume of the convex hull of points (its faces fanned into
+// tetrahedra from the origin).
+double hull_volume(const std::vector<btVector3> &points)
 {
+    btConvexHullComputer hull;
+    hull.compute(&points[0].x(), static_cast<int>(sizeof(btVector3)), static_cast<int>(points.size()), 0, 0);
+    double volume = 0.0;
+    for (int f = 0; f < hull.faces.size(); f++) {
+        const btConvexHullComputer::Edge *first = &hull.edges[hull.faces[f]];
+        const btVector3 &a = hull.vertices[first->getSourceVertex()];
+        for (const btConvexHullComputer::Edge *e = first->getNextEdgeOfFace();
+             e->getTargetVertex() != first->getSourceVertex(); e = e->getNextEdgeOfFace()) {
+            const btVector3 &p = hull.vertices[e->getSourceVertex()], &q = hull.vertices[e->getTargetVertex()];
+            volume += static_cast<double>(a.dot(p.cross(q))) / 6.0;
+        }
+    }
+    return volume;
+}
+
+double collider_volume(const Body &b)
+{
+    const double pi = 3.14159265358979323846;
+    if (b.shape == "sphere") return 4.0 / 3.0 * pi * b.radius * b.radius * b.radius;
+    if (b.shape == "box")
+        return 8.0 * static_cast<double>(b.half_extents.x() * b.half_extents.y() * b.half_extents.z());
+    if (b.shape == "capsule") return pi * b.radius * b.radius * (2.0 * b.half_height + 4.0 / 3.0 * b.radius);
+    if (b.hull) return hull_volume(*b.hull);
+    return 0.0;
+}
+
+std::unique_ptr<btCollisionShape> make_shape(const Body &b, World &w)
+{
+    if (b.hull) {
+        auto shape = std::make_unique<btConvexHullShape>(&(*b.hull)[0].x(), static_cast<int>(b.hull->size()),
+                                                         static_cast<int>(sizeof(btVector3)));
+        shape->optimizeConvexHull();
+        if (w.polyhedral) shape->initializePolyhedralFeatures();
+        return shape;
+    }
+    if (b.mesh) {
+        MeshData &m = *b.mesh;
+        auto array = std::make_unique<btTriangleIndexVertexArray>(
+            static_cast<int>(m.indices.size() / 3), m.indices.data(), static_cast<int>(3 * sizeof(int)),
+            static_cast<int>(m.vertex_count()), m.vertices.data(), static_cast<int>(3 * sizeof(btScalar)));
+        auto shape = std::make_unique<btBvhTriangleMeshShape>(array.get(), true, true); // quantized BVH, built now
+        w.meshes.push_back(b.mesh);
+        w.mesh_arrays.push_back(std::move(array));
+        return shape;
+    }
     if (b.shape == "sphere") return std::make_unique<btSphereShape>(static_cast<btScalar>(b.radius));
     if (b.shape == "box") return std::make_unique<btBoxShape>(b.half_extents);
     if (b.shape == "capsule") // axis Y; Bullet's height is the segment: 2 * half_height
@@ -394,19 +624,25 @@ void build_world(const Scene &scene, World &w)
             w.by_entity.push_back(nullptr);
             continue;
         }
-        std::unique_ptr<btCollisionShape> shape = make_shape(b);
+        btCollisionShape *shape = b.hull ? w.hull_shapes[b.hull.get()] : nullptr;
+        if (!shape) {
+            w.shapes.push_back(make_shape(b, w));
+            shape = w.shapes.back().get();
+            if (b.hull) w.hull_shapes[b.hull.get()] = shape;
+        }
         btTransform start(b.rotation, b.position);
         auto motion = std::make_unique<btDefaultMotionState>(start);
         bool dynamic = b.type == "dynamic";
-        btScalar mass = dynamic ? static_cast<btScalar>(b.mass) : btScalar(0);
+        double mass_kg = b.density > 0.0 && b.has_collider ? b.density * collider_volume(b) : b.mass;
+        btScalar mass = dynamic ? static_cast<btScalar>(mass_kg) : btScalar(0);
         btVector3 inertia(0, 0, 0);
         if (dynamic) {
-            if (b.has_collider)
+            if (b.has_collider && !b.mesh)
                 shape->calculateLocalInertia(mass, inertia);
             else
                 inertia = btVector3(mass, mass, mass); // no shape: a unit-sized body
         }
-        btRigidBody::btRigidBodyConstructionInfo ci(mass, motion.get(), shape.get(), inertia);
+        btRigidBody::btRigidBodyConstructionInfo ci(mass, motion.get(), shape, inertia);
         ci.m_restitution = static_cast<btScalar>(b.restitution);
         ci.m_friction = static_cast<btScalar>(b.friction);
         // voltex damping is a rate c (1/s): v' = v exp(-c t). Bullet keeps
@@ -438,7 +674,6 @@ void build_world(const Scene &scene, World &w)
         }
         if (b.type == "kinematic") w.kinematic.push_back(body.get());
         w.by_entity.push_back(body.get());
-        w.shapes.push_back(std::move(shape));
         w.motion_states.push_back(std::move(motion));
         w.rigid_bodies.push_back(std::move(body));
     }
@@ -588,14 +823,16 @@ int run_rays(const Scene &scene, World &w, long long steps, size_t count, int re
 
 void usage()
 {
-    std::printf("Usage: %s [--steps N] SCENE.json\n"
+    std::printf("Usage: %s [--steps N] [--polyhedral] SCENE.json\n"
                 "       %s --rays R [--steps N] [--repeat K] [--gjk] [--dump FILE] SCENE.json\n"
                 "Runs a voltex-sim scene in Bullet with voltex-sim's settings and prints the\n"
                 "figures of voltex-sim --stats (bodies, steps, ms/step median and p95, steps/s,\n"
                 "contacts/step, max displacement of dynamic bodies, peak memory).\n"
                 "--rays: after N steps (default 120) times R closest-hit rays of bench_rays K times\n"
                 "(default 7) and prints rays/s, as bench_rays does; --gjk: Bullet's GJK convex cast\n"
-                "for convex shapes instead of its default subsimplex one.\n",
+                "for convex shapes instead of its default subsimplex one.\n"
+                "--polyhedral: convex hulls collide by Bullet's separating-axis test and clipping\n"
+                "instead of its default GJK and EPA.\n",
                 prog, prog);
 }
 
@@ -607,7 +844,7 @@ int main(int argc, char **argv)
     long long steps_override = -1;
     long long ray_count = 0, repeat = 7;
     std::string dump;
-    bool gjk = false;
+    bool gjk = false, polyhedral = false;
     auto count_value = [&](int &i, const std::string &arg, long long lo, long long hi) {
         if (i + 1 >= argc) fail(arg + ": missing value");
         char *end;
@@ -634,6 +871,8 @@ int main(int argc, char **argv)
             repeat = count_value(i, arg, 1, 101);
         } else if (arg == "--gjk") {
             gjk = true;
+        } else if (arg == "--polyhedral") {
+            polyhedral = true;
         } else if (arg == "--dump") {
             if (i + 1 >= argc) fail(arg + ": missing value");
             dump = argv[++i];
@@ -652,9 +891,12 @@ int main(int argc, char **argv)
 
     Scene scene = read_scene(path);
     long long steps = steps_override >= 0 ? steps_override : scene.steps;
+    double build_start = now_seconds();
     auto w = std::make_unique<World>();
+    w->polyhedral = polyhedral;
     build_world(scene, *w);
     build_joints(scene, *w);
+    double build_seconds = now_seconds() - build_start;
     if (ray_count > 0) {
         int rc = run_rays(scene, *w, steps_override >= 0 ? steps_override : 120, static_cast<size_t>(ray_count),
                           static_cast<int>(repeat), gjk, dump);
@@ -715,6 +957,7 @@ int main(int argc, char **argv)
                 percentile(sorted, 0.95), mean_ms, sorted.empty() ? 0.0 : sorted.back());
     std::printf("%s: max displacement %.4g m (%s), peak memory %.1f MB\n", prog, max_displacement, moved.c_str(),
                 static_cast<double>(usage_now.ru_maxrss) / 1024.0);
+    std::printf("%s: world built in %.3f s (after reading the scene)\n", prog, build_seconds);
     if (!w->joints.empty()) std::printf("%s: joints %zu, widest gap at the end %.4g m\n", prog, w->joints.size(), widest_joint_gap(*w));
     w.reset();
     return 0;

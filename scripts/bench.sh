@@ -3,7 +3,9 @@
 #
 # Builds voltex-sim (Release), runs each bench scene (default: every
 # scenes/bench/*.json but convex_pile and joint_grid, a minute a run on 2 cores, which
-# run when named; a SCENE is a path or a name under scenes/bench/) N times
+# run when named; a SCENE is a path or a name under scenes/bench/, or
+# terrain_rain, which scripts/make_terrain_rain.py writes into
+# build/bench/scenes/ when it is named: its terrain's OBJ is 24 MB) N times
 # (default 3) with `voltex-sim --stats -q`, and prints one table of the
 # medians over the runs: bodies, steps, median and p95 ms per physics step,
 # steps/s, contacts/step, the stage split (broad/narrow/solver/integration,
@@ -36,7 +38,7 @@
 # that checkout (-DVOLTEX_BOX3D_PEER=ON -DBOX3D_DIR=...) and prints Box3D's
 # row too (Box3D's defaults: 4 substeps, one worker, or N with --threads N).
 # A peer's row has the ratio voltex/peer of median ms/step. A scene a peer
-# does not build (Bullet: joints, shared shapes, convex) shows in its row as
+# does not build (Bullet: joints other than ball joints) shows in its row as
 # "refused: <message>".
 #
 # A scene the loader rejects shows as "rejected: <message>" and the others
@@ -115,9 +117,26 @@ if [ "$peers" -eq 1 ] && [ -n "${BOX3D_DIR:-}" ]; then
         { vx_log "BOX3D_DIR='$BOX3D_DIR' is not a Box3D checkout (no include/box3d/box3d.h or CMakeLists.txt)"; exit 2; }
 fi
 
-# A scene argument: a file, or a name under scenes/bench/.
+# Scenes written at bench time (too big for the repository), by name: their
+# script and the folder they go to.
+generated_dir="$vx_root/build/bench/scenes"
+generate_scene() { # generate_scene NAME: its path, written if missing
+    local path="$generated_dir/$1.json"
+    case "$1" in
+        terrain_rain)
+            if [ ! -f "$path" ] || [ "$vx_root/scripts/make_terrain_rain.py" -nt "$path" ]; then
+                vx_log "writing $path and its terrain (1 million triangles)"
+                python3 "$vx_root/scripts/make_terrain_rain.py" "$generated_dir" >&2 || return 1
+            fi ;;
+        *) return 1 ;;
+    esac
+    printf '%s\n' "$path"
+}
+
+# A scene argument: a file, a name under scenes/bench/, or a generated one.
 resolve_scene() {
     if [ -f "$1" ]; then printf '%s\n' "$1"
+    elif [ "${1%.json}" = terrain_rain ]; then generate_scene terrain_rain
     elif [ -f "$vx_root/scenes/bench/$1.json" ]; then printf '%s\n' "$vx_root/scenes/bench/$1.json"
     elif [ -f "$vx_root/scenes/bench/$1" ]; then printf '%s\n' "$vx_root/scenes/bench/$1"
     else vx_log "no such scene: $1"; return 1

@@ -243,7 +243,7 @@ static vx_status cast(vx_world *world, search *s, vx_vec3 origin, vx_vec3 direct
         *closest = s->best;
         return VX_OK;
     }
-    qsort(q->hits, q->hit_count, sizeof *q->hits, compare_hits);
+    if (q->hit_count > 1u) qsort(q->hits, q->hit_count, sizeof *q->hits, compare_hits); /* no hits: maybe no array */
     for (size_t i = 0; i < q->hit_count; i++)
         if (!fn(&q->hits[i], context)) break;
     return VX_OK;

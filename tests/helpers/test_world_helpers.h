@@ -17,6 +17,16 @@ static inline vx_entity vx_test_add_body(vx_world *w, const vx_body_def *def, vx
     return e;
 }
 
+/* A body of the given type at (at, q) with shape, the defaults otherwise. */
+static inline vx_entity vx_test_add_placed(vx_world *w, vx_body_type type, vx_vec3 at, vx_quat q, vx_collider shape)
+{
+    vx_body_def d = vx_body_def_default();
+    d.type = type;
+    d.position = at;
+    d.rotation = q;
+    return vx_test_add_body(w, &d, shape);
+}
+
 static inline vx_body_state vx_test_state_of(const vx_world *w, vx_entity e)
 {
     vx_body_state s;

@@ -1,17 +1,15 @@
 /* What a world answers about space (voltex/query.h): rays, sphere casts and
- * overlaps through the query tree give exactly what a loop over every body
- * gives, the nearest by distance then entity index; the filter; the tree
- * follows the bodies as they move, come and go; a query attached to a body
- * turns with it. */
+ * overlaps against a few bodies, the nearest by distance then entity index;
+ * the filter; the tree follows the bodies as they move, come and go; a
+ * query attached to a body turns with it; meshes and heightfields. The
+ * comparison with a loop over every body of a crowd is
+ * test_world_query_crowd.c. */
 #include <criterion/criterion.h>
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "physics/body/shape.h"
-#include "physics/collision/cast.h"
-#include "physics/collision/collide_shapes.h"
 #include "test_helpers.h"
+#include "test_world_helpers.h"
 #include "voltex/voltex.h"
 
 static vx_world *make_world(void)
@@ -21,19 +19,6 @@ static vx_world *make_world(void)
     vx_world *w = vx_world_create(&def, NULL);
     cr_assert_not_null(w);
     return w;
-}
-
-static vx_entity add(vx_world *w, vx_body_type type, vx_vec3 at, vx_quat q, vx_collider shape)
-{
-    vx_body_def d = vx_body_def_default();
-    d.type = type;
-    d.position = at;
-    d.rotation = q;
-    vx_entity e;
-    vx_error err;
-    cr_assert_eq(vx_world_create_body(w, &d, &e, &err), VX_OK, "%s", err.message);
-    cr_assert_eq(vx_body_set_shape(w, e, &shape, &err), VX_OK, "%s", err.message);
-    return e;
 }
 
 static vx_query_hit closest_ray(vx_world *w, vx_vec3 o, vx_vec3 d, float max, const vx_query_filter *f)
@@ -50,10 +35,12 @@ Test(world_query, the_nearest_of_a_row_of_shapes)
 {
     vx_world *w = make_world();
     vx_quat id = vx_quat_identity();
-    vx_entity far = add(w, VX_BODY_STATIC, vx_vec3_make(10.0f, 0.0f, 0.0f), id, vx_collider_sphere(1.0f));
+    vx_entity far = vx_test_add_placed(w, VX_BODY_STATIC, vx_vec3_make(10.0f, 0.0f, 0.0f), id,
+                                       vx_collider_sphere(1.0f));
     vx_collider slab = vx_collider_box(vx_vec3_make(0.5f, 2.0f, 2.0f));
-    vx_entity box = add(w, VX_BODY_STATIC, vx_vec3_make(5.0f, 0.0f, 0.0f), id, slab);
-    vx_entity capsule = add(w, VX_BODY_DYNAMIC, vx_vec3_make(2.0f, 0.0f, 0.0f), id, vx_collider_capsule(0.25f, 1.0f));
+    vx_entity box = vx_test_add_placed(w, VX_BODY_STATIC, vx_vec3_make(5.0f, 0.0f, 0.0f), id, slab);
+    vx_entity capsule = vx_test_add_placed(w, VX_BODY_DYNAMIC, vx_vec3_make(2.0f, 0.0f, 0.0f), id,
+                                           vx_collider_capsule(0.25f, 1.0f));
     vx_query_hit h = closest_ray(w, vx_vec3_zero(), vx_vec3_make(2.0f, 0.0f, 0.0f), 100.0f, NULL);
     cr_assert(vx_entity_equal(h.entity, capsule));
     cr_assert_float_eq(h.distance, 1.75f, 1e-6);
@@ -92,10 +79,10 @@ Test(world_query, every_hit_by_distance_then_entity)
     vx_world *w = make_world();
     vx_quat id = vx_quat_identity();
     /* two spheres at the same distance (entities 0 and 1, added in that order), one nearer, one behind the origin */
-    vx_entity a = add(w, VX_BODY_STATIC, vx_vec3_make(5.0f, 1.0f, 0.0f), id, vx_collider_sphere(1.5f));
-    vx_entity b = add(w, VX_BODY_STATIC, vx_vec3_make(5.0f, -1.0f, 0.0f), id, vx_collider_sphere(1.5f));
-    vx_entity c = add(w, VX_BODY_STATIC, vx_vec3_make(2.0f, 0.0f, 0.0f), id, vx_collider_sphere(0.5f));
-    add(w, VX_BODY_STATIC, vx_vec3_make(-5.0f, 0.0f, 0.0f), id, vx_collider_sphere(1.0f));
+    vx_entity a = vx_test_add_placed(w, VX_BODY_STATIC, vx_vec3_make(5.0f, 1.0f, 0.0f), id, vx_collider_sphere(1.5f));
+    vx_entity b = vx_test_add_placed(w, VX_BODY_STATIC, vx_vec3_make(5.0f, -1.0f, 0.0f), id, vx_collider_sphere(1.5f));
+    vx_entity c = vx_test_add_placed(w, VX_BODY_STATIC, vx_vec3_make(2.0f, 0.0f, 0.0f), id, vx_collider_sphere(0.5f));
+    vx_test_add_placed(w, VX_BODY_STATIC, vx_vec3_make(-5.0f, 0.0f, 0.0f), id, vx_collider_sphere(1.0f));
     hit_list l = {.count = 0};
     cr_assert_eq(vx_world_cast_ray(w, vx_vec3_zero(), vx_vec3_make(1.0f, 0.0f, 0.0f), 100.0f, NULL, keep, &l, NULL),
                  VX_OK);
@@ -115,7 +102,8 @@ Test(world_query, every_hit_by_distance_then_entity)
 Test(world_query, a_ray_from_inside_hits_at_once)
 {
     vx_world *w = make_world();
-    vx_entity e = add(w, VX_BODY_STATIC, vx_vec3_zero(), vx_quat_identity(), vx_collider_box(vx_vec3_make(1, 1, 1)));
+    vx_entity e = vx_test_add_placed(w, VX_BODY_STATIC, vx_vec3_zero(), vx_quat_identity(),
+                                     vx_collider_box(vx_vec3_make(1, 1, 1)));
     vx_query_hit h = closest_ray(w, vx_vec3_make(0.2f, 0.1f, 0.0f), vx_vec3_make(0.0f, 3.0f, 4.0f), 10.0f, NULL);
     cr_assert(vx_entity_equal(h.entity, e));
     cr_assert_eq(h.distance, 0.0f);
@@ -130,7 +118,7 @@ Test(world_query, sensors_only_when_asked)
     vx_world *w = make_world();
     vx_collider trigger = vx_collider_sphere(1.0f);
     trigger.sensor = true;
-    vx_entity e = add(w, VX_BODY_STATIC, vx_vec3_make(0.0f, 0.0f, 5.0f), vx_quat_identity(), trigger);
+    vx_entity e = vx_test_add_placed(w, VX_BODY_STATIC, vx_vec3_make(0.0f, 0.0f, 5.0f), vx_quat_identity(), trigger);
     vx_vec3 dir = vx_vec3_make(0.0f, 0.0f, 1.0f);
     cr_assert(vx_entity_equal(closest_ray(w, vx_vec3_zero(), dir, 50.0f, NULL).entity, VX_ENTITY_NULL));
     vx_query_filter f = vx_query_filter_default();
@@ -184,7 +172,7 @@ Test(world_query, the_tree_follows_steps_moves_and_bodies_that_come_and_go)
     cr_assert_eq(vx_body_set_transform(w, e, vx_vec3_zero(), vx_quat_identity(), NULL), VX_OK);
     cr_assert(vx_entity_equal(closest_ray(w, above, down, 20.0f, NULL).entity, e));
     /* a new body in front of it, then gone again */
-    vx_entity lid = add(w, VX_BODY_STATIC, vx_vec3_make(0.0f, 3.0f, 0.0f), vx_quat_identity(),
+    vx_entity lid = vx_test_add_placed(w, VX_BODY_STATIC, vx_vec3_make(0.0f, 3.0f, 0.0f), vx_quat_identity(),
                         vx_collider_box(vx_vec3_make(1.0f, 0.1f, 1.0f)));
     h = closest_ray(w, above, down, 20.0f, NULL);
     cr_assert(vx_entity_equal(h.entity, lid));
@@ -199,155 +187,6 @@ Test(world_query, the_tree_follows_steps_moves_and_bodies_that_come_and_go)
     vx_world_destroy(w);
 }
 
-/* ---- against a loop over every body ---- */
-
-enum { BODIES = 4096 };
-
-typedef struct {
-    vx_world *w;
-    vx_entity e[BODIES];
-} crowd;
-
-enum { CROWD_HULLS = 8 };
-
-/* 4096 spheres, boxes, capsules and convex hulls (8 shapes of 5 to 40
- * random points, their points off the entity's origin), turned at random,
- * in a 40 m cube. */
-static void make_crowd(crowd *c, uint32_t seed)
-{
-    c->w = make_world();
-    vx_test_rng rng = {seed};
-    const vx_hull *hulls[CROWD_HULLS];
-    for (int k = 0; k < CROWD_HULLS; k++) {
-        vx_vec3 pts[40], shift = vx_test_rng_vec3(&rng, -0.3f, 0.3f);
-        size_t n = 5u + (size_t)(k * 5);
-        for (size_t i = 0; i < n; i++) pts[i] = vx_vec3_add(shift, vx_test_rng_vec3(&rng, -0.6f, 0.6f));
-        vx_error err;
-        cr_assert_eq(vx_world_make_hull(c->w, pts, n, &hulls[k], &err), VX_OK, "%s", err.message);
-    }
-    for (int i = 0; i < BODIES; i++) {
-        vx_vec3 at = vx_test_rng_vec3(&rng, -20.0f, 20.0f);
-        vx_quat q = vx_quat_normalize(vx_quat_make(vx_test_rng_range(&rng, -1, 1), vx_test_rng_range(&rng, -1, 1),
-                                                   vx_test_rng_range(&rng, -1, 1), vx_test_rng_range(&rng, -1, 1)));
-        float size = vx_test_rng_range(&rng, 0.1f, 0.8f);
-        vx_collider s = i % 4 == 0   ? vx_collider_sphere(size)
-                        : i % 4 == 1 ? vx_collider_box(vx_vec3_make(size, 0.5f * size, 0.8f * size))
-                        : i % 4 == 2 ? vx_collider_capsule(0.5f * size, size)
-                                     : vx_collider_hull(hulls[(i / 4) % CROWD_HULLS]);
-        s.sensor = i % 17 == 0;
-        c->e[i] = add(c->w, i % 2 ? VX_BODY_STATIC : VX_BODY_DYNAMIC, at, q, s);
-    }
-}
-
-/* The nearest hit of every body, by a loop (with the direction made unit
- * as the world makes it). */
-static vx_query_hit brute_force(const crowd *c, bool sphere, vx_vec3 o, float radius, vx_vec3 d, float max)
-{
-    d = vx_vec3_normalize(d);
-    vx_query_hit best;
-    memset(&best, 0, sizeof best);
-    best.entity = VX_ENTITY_NULL;
-    const vx_registry *r = vx_world_registry_const(c->w);
-    for (int i = 0; i < BODIES; i++) {
-        const vx_collider *s = vx_registry_get_const(r, c->e[i], VX_COMPONENT_COLLIDER);
-        const vx_transform *t = vx_registry_get_const(r, c->e[i], VX_COMPONENT_TRANSFORM);
-        if (s->sensor) continue;
-        vx_cast_hit h;
-        vx_transform body = vx_shape_pose(s, t); /* a hull's frame: its centre of mass */
-        bool hit = sphere ? vx_sphere_cast_shape(s, &body, o, radius, d, max, &h)
-                          : vx_ray_cast_shape(s, &body, o, d, max, &h);
-        if (!hit) continue;
-        if (vx_entity_equal(best.entity, VX_ENTITY_NULL) || h.distance < best.distance) {
-            best.entity = c->e[i];
-            best.distance = h.distance;
-            best.point = h.point;
-            best.normal = h.normal;
-        }
-    }
-    return best;
-}
-
-#ifdef VX_TEST_ASAN
-#define RAYS 1000
-#else
-#define RAYS 10000
-#endif
-
-static void compare_casts(bool sphere)
-{
-    crowd *c = malloc(sizeof *c);
-    cr_assert_not_null(c);
-    make_crowd(c, sphere ? 77u : 42u);
-    vx_test_rng rng = {sphere ? 9u : 7u};
-    int hits = 0;
-    for (int k = 0; k < RAYS; k++) {
-        vx_vec3 o = vx_test_rng_vec3(&rng, -25.0f, 25.0f);
-        vx_vec3 d = vx_vec3_normalize(vx_test_rng_vec3(&rng, -1.0f, 1.0f));
-        float radius = vx_test_rng_range(&rng, 0.05f, 0.5f);
-        float max = vx_test_rng_range(&rng, 1.0f, 40.0f);
-        vx_query_hit got;
-        vx_error err;
-        vx_status st = sphere ? vx_world_cast_sphere_closest(c->w, o, radius, d, max, NULL, &got, &err)
-                              : vx_world_cast_ray_closest(c->w, o, d, max, NULL, &got, &err);
-        cr_assert_eq(st, VX_OK, "%s", err.message);
-        vx_query_hit want = brute_force(c, sphere, o, radius, d, max);
-        cr_assert(vx_entity_equal(got.entity, want.entity), "cast %d: entity %u vs %u by the loop", k, got.entity.index,
-                  want.entity.index);
-        if (vx_entity_equal(got.entity, VX_ENTITY_NULL)) continue;
-        hits++;
-        cr_assert(got.distance == want.distance && memcmp(&got.point, &want.point, sizeof got.point) == 0 &&
-                      memcmp(&got.normal, &want.normal, sizeof got.normal) == 0,
-                  "cast %d: the same bits as the loop", k);
-    }
-    cr_assert_gt(hits, RAYS / 5, "%d of %d casts hit something", hits, RAYS);
-    cr_assert_lt(hits, RAYS, "and some miss");
-    vx_world_destroy(c->w);
-    free(c);
-}
-
-Test(world_query, rays_find_what_a_loop_over_every_body_finds) { compare_casts(false); }
-
-Test(world_query, sphere_casts_find_what_a_loop_over_every_body_finds) { compare_casts(true); }
-
-static bool count_overlap(const vx_query_hit *hit, void *context)
-{
-    hit_list *l = context;
-    if (l->count < 64) l->hits[l->count] = *hit;
-    l->count++;
-    return true;
-}
-
-Test(world_query, overlaps_find_what_a_loop_over_every_body_finds)
-{
-    crowd *c = malloc(sizeof *c);
-    cr_assert_not_null(c);
-    make_crowd(c, 5u);
-    vx_test_rng rng = {3u};
-    const vx_registry *r = vx_world_registry_const(c->w);
-    int found = 0;
-    for (int k = 0; k < 300; k++) {
-        vx_transform pose = vx_transform_from_position(vx_test_rng_vec3(&rng, -20.0f, 20.0f));
-        vx_collider shape = k % 2 ? vx_collider_sphere(1.5f) : vx_collider_box(vx_vec3_make(2.0f, 1.0f, 1.5f));
-        hit_list l = {.count = 0};
-        cr_assert_eq(vx_world_overlap(c->w, &shape, &pose, NULL, count_overlap, &l, NULL), VX_OK);
-        int want = 0;
-        for (int i = 0; i < BODIES; i++) {
-            const vx_collider *s = vx_registry_get_const(r, c->e[i], VX_COMPONENT_COLLIDER);
-            const vx_transform *t = vx_registry_get_const(r, c->e[i], VX_COMPONENT_TRANSFORM);
-            vx_manifold m;
-            vx_transform body = vx_shape_pose(s, t);
-            if (s->sensor || !vx_collide_shapes(&shape, &pose, s, &body, 0.0f, &m)) continue;
-            if (want < 64) cr_assert(vx_entity_equal(l.hits[want].entity, c->e[i]), "overlap %d: in entity order", k);
-            want++;
-        }
-        cr_assert_eq(l.count, want, "overlap %d: %d found, %d by the loop", k, l.count, want);
-        found += want;
-    }
-    cr_assert_gt(found, 100);
-    vx_world_destroy(c->w);
-    free(c);
-}
-
 /* ---- a query attached to a body ---- */
 
 /* A lidar of 360 rays on a body at the centre of a square room of four
@@ -359,11 +198,12 @@ Test(world_query, a_lidar_turns_with_its_body)
     vx_world *w = make_world();
     vx_quat id = vx_quat_identity();
     vx_vec3 wall_x = vx_vec3_make(0.5f, 3.0f, 20.0f), wall_z = vx_vec3_make(20.0f, 3.0f, 0.5f);
-    add(w, VX_BODY_STATIC, vx_vec3_make(5.5f, 0.0f, 0.0f), id, vx_collider_box(wall_x));
-    add(w, VX_BODY_STATIC, vx_vec3_make(-5.5f, 0.0f, 0.0f), id, vx_collider_box(wall_x));
-    add(w, VX_BODY_STATIC, vx_vec3_make(0.0f, 0.0f, 5.5f), id, vx_collider_box(wall_z));
-    add(w, VX_BODY_STATIC, vx_vec3_make(0.0f, 0.0f, -5.5f), id, vx_collider_box(wall_z));
-    vx_entity car = add(w, VX_BODY_DYNAMIC, vx_vec3_zero(), id, vx_collider_box(vx_vec3_make(1.0f, 0.5f, 0.5f)));
+    vx_test_add_placed(w, VX_BODY_STATIC, vx_vec3_make(5.5f, 0.0f, 0.0f), id, vx_collider_box(wall_x));
+    vx_test_add_placed(w, VX_BODY_STATIC, vx_vec3_make(-5.5f, 0.0f, 0.0f), id, vx_collider_box(wall_x));
+    vx_test_add_placed(w, VX_BODY_STATIC, vx_vec3_make(0.0f, 0.0f, 5.5f), id, vx_collider_box(wall_z));
+    vx_test_add_placed(w, VX_BODY_STATIC, vx_vec3_make(0.0f, 0.0f, -5.5f), id, vx_collider_box(wall_z));
+    vx_entity car = vx_test_add_placed(w, VX_BODY_DYNAMIC, vx_vec3_zero(), id,
+                                       vx_collider_box(vx_vec3_make(1.0f, 0.5f, 0.5f)));
     const double pi = 3.14159265358979323846;
     for (int turn = 0; turn < 4; turn++) {
         double body_angle = 0.37 * turn;
@@ -407,8 +247,9 @@ Test(world_query, meshes_and_heightfields_are_hit_through_their_trees)
     cr_assert_eq(vx_world_make_mesh(w, v, 4, idx, 2, &mesh, &err), VX_OK, "%s", err.message);
     float h[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
     cr_assert_eq(vx_world_make_heightfield(w, h, 3, 3, 1.0f, 1.0f, &field, &err), VX_OK, "%s", err.message);
-    vx_entity floor = add(w, VX_BODY_STATIC, vx_vec3_zero(), vx_quat_identity(), vx_collider_mesh(mesh));
-    vx_entity ground = add(w, VX_BODY_STATIC, vx_vec3_make(20, -1, 20), vx_quat_identity(), vx_collider_mesh(field));
+    vx_entity floor = vx_test_add_placed(w, VX_BODY_STATIC, vx_vec3_zero(), vx_quat_identity(), vx_collider_mesh(mesh));
+    vx_entity ground = vx_test_add_placed(w, VX_BODY_STATIC, vx_vec3_make(20, -1, 20), vx_quat_identity(),
+                                          vx_collider_mesh(field));
 
     vx_query_hit hit = closest_ray(w, vx_vec3_make(1, 3, 2), vx_vec3_make(0, -1, 0), 10.0f, NULL);
     cr_assert(vx_entity_equal(hit.entity, floor));

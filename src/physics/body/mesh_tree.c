@@ -1,6 +1,6 @@
 /* A mesh's bounding-volume tree (mesh.h), built once in about linear time:
  * the triangles sorted along a Morton curve of their centres (10 bits an
- * axis over the centres' bounds, a radix sort, ties by index), then split
+ * axis over the cube around the centres' bounds, a radix sort, ties by index), then split
  * where the codes' highest differing bit changes (each node a block of the
  * curve, so siblings hardly overlap; equal codes split in the middle), down
  * to leaves of at most VX_MESH_LEAF_SIZE triangles. Nodes are stored depth
@@ -80,17 +80,20 @@ static vx_status morton_order(const vx_mesh *m, uint64_t **out)
         lo = vx_mesh_min3(lo, c);
         hi = vx_mesh_max3(hi, c);
     }
-    double scale[3];
-    for (int k = 0; k < 3; k++) {
-        double extent = (double)vx_vec3_get(hi, k) - (double)vx_vec3_get(lo, k);
-        scale[k] = extent > 0.0 ? (double)((1u << MORTON_BITS) - 1u) / extent : 0.0;
-    }
+    /* One scale for the three axes (a cube over the centres): a thin axis,
+     * the height of a terrain, gets few of the codes' bits, so the splits
+     * cut the mesh across its breadth first. Scaling each axis to its own
+     * extent would give the terrain's height a third of the splits, each
+     * leaving both halves as broad as the terrain. */
+    double widest = 0.0;
+    for (int k = 0; k < 3; k++) widest = fmax(widest, (double)vx_vec3_get(hi, k) - (double)vx_vec3_get(lo, k));
+    double scale = widest > 0.0 ? (double)((1u << MORTON_BITS) - 1u) / widest : 0.0;
     for (uint32_t t = 0; t < n; t++) {
         vx_aabb b = triangle_box(m, t);
         vx_vec3 c = vx_vec3_add(b.min, b.max);
         uint32_t code = 0;
         for (int k = 0; k < 3; k++) {
-            double q = ((double)vx_vec3_get(c, k) - (double)vx_vec3_get(lo, k)) * scale[k];
+            double q = ((double)vx_vec3_get(c, k) - (double)vx_vec3_get(lo, k)) * scale;
             code |= spread((uint32_t)(q + 0.5)) << k;
         }
         key[t] = ((uint64_t)code << 32) | t;

@@ -75,9 +75,9 @@ void vx_triangle_hull_init(vx_triangle_hull *out, const vx_mesh_triangle *tri, b
     h->centroid = vx_vec3_sub(incentre, vx_vec3_scale(n, 0.5f * thickness));
     h->inner_radius = 0.99f * fminf(inradius, 0.5f * thickness);
     vx_vec3 lo = v[0], hi = v[0];
-    for (int k = 1; k < 6; k++) {
-        lo = vx_vec3_min(lo, v[k]);
-        hi = vx_vec3_max(hi, v[k]);
+    for (int k = 1; k < 6; k++) { /* finite corners: comparisons, not libm's fminf and fmaxf */
+        lo = vx_mesh_min3(lo, v[k]);
+        hi = vx_mesh_max3(hi, v[k]);
     }
     h->bounds = vx_aabb_new(lo, hi);
     h->frame.rotation = vx_quat_identity();

@@ -97,6 +97,10 @@ typedef struct {
     const vx_transform *pb;
     vx_vec3 centre;     /* the shape's centre in the mesh's frame */
     float thickness, margin, merge;
+    /* a sphere, capsule or box: no triangle is touched whose plane or
+     * edges' side planes the ball of this radius around the centre is
+     * beyond (the reach, the margin and room for rounding); 0: no such test */
+    float out_of_reach;
     group groups[MESH_GROUPS_MAX];
     int group_count;
     pending waiting[MESH_PENDING_MAX];
@@ -162,10 +166,12 @@ static void edge_distances(const vx_triangle_hull *th, vx_vec3 p, float d[3])
 
 static float triangle_size(const vx_triangle_hull *th)
 {
-    vx_aabb b = vx_aabb_new(vx_vec3_min(th->vertices[0], vx_vec3_min(th->vertices[1], th->vertices[2])),
-                            vx_vec3_max(th->vertices[0], vx_vec3_max(th->vertices[1], th->vertices[2])));
-    vx_vec3 e = vx_vec3_sub(b.max, b.min);
-    return fmaxf(e.x, fmaxf(e.y, e.z));
+    /* finite corners: comparisons, not libm's fminf and fmaxf */
+    vx_vec3 lo = vx_mesh_min3(th->vertices[0], vx_mesh_min3(th->vertices[1], th->vertices[2]));
+    vx_vec3 hi = vx_mesh_max3(th->vertices[0], vx_mesh_max3(th->vertices[1], th->vertices[2]));
+    vx_vec3 e = vx_vec3_sub(hi, lo);
+    float widest = e.x > e.y ? e.x : e.y;
+    return widest > e.z ? widest : e.z;
 }
 
 /* Whether the contact m leans on an active edge: its deepest point is on
@@ -402,15 +408,30 @@ static void flush(mesh_pair *mp)
     mp->waiting_count = 0;
 }
 
-/* Triangle t of mesh and its prism facing the side of side (mesh frame);
+/* The prism of the triangle tri facing the side of side (mesh frame);
  * whether that is the back. */
-static bool facing_prism(const vx_mesh *mesh, uint32_t t, vx_vec3 side, float thickness, vx_mesh_triangle *tri,
-                         vx_triangle_hull *th)
+static bool facing_prism(vx_vec3 side, float thickness, const vx_mesh_triangle *tri, vx_triangle_hull *th)
 {
-    vx_mesh_get_triangle(mesh, t, tri);
     bool back = vx_vec3_dot(tri->normal, vx_vec3_sub(side, tri->v[0])) < 0.0f;
     vx_triangle_hull_init(th, tri, back, thickness);
     return back;
+}
+
+/* Whether the shape's ball (mp->out_of_reach) lies wholly beyond the
+ * triangle's plane or the side plane of one of its edges: then it is
+ * farther than the margin from the triangle's face and from its prism (which
+ * lies behind both planes), so neither gives a contact, and the prism need
+ * not be built. */
+static bool beyond_triangle(const mesh_pair *mp, const vx_mesh_triangle *tri)
+{
+    float limit = mp->out_of_reach;
+    vx_vec3 c = mp->centre;
+    if (fabsf(vx_vec3_dot(tri->normal, vx_vec3_sub(c, tri->v[0]))) > limit) return true;
+    for (int k = 0; k < 3; k++) {
+        vx_vec3 out = vx_vec3_cross(vx_vec3_sub(tri->v[(k + 1) % 3], tri->v[k]), tri->normal);
+        if (vx_vec3_dot(out, vx_vec3_sub(c, tri->v[k])) > limit * vx_vec3_length(out)) return true;
+    }
+    return false;
 }
 
 static bool visit_triangle(void *context, uint32_t t)
@@ -418,7 +439,9 @@ static bool visit_triangle(void *context, uint32_t t)
     mesh_pair *mp = context;
     vx_mesh_triangle tri;
     vx_triangle_hull th;
-    bool back = facing_prism(mp->mesh, t, mp->centre, mp->thickness, &tri, &th);
+    vx_mesh_get_triangle(mp->mesh, t, &tri);
+    if (mp->out_of_reach > 0.0f && beyond_triangle(mp, &tri)) return true;
+    bool back = facing_prism(mp->centre, mp->thickness, &tri, &th);
     /* Without an active edge on the shape's side any contact is the
      * face's, which drops what is beyond the margin or beside the triangle
      * by itself: the hull test is only needed to find one that leans. */
@@ -522,6 +545,9 @@ int vx_collide_mesh(const vx_collider *mesh, const vx_transform *pm, const vx_co
     float reach = vx_collide_shape_reach(b);
     mp->thickness = 2.0f * reach + mp->margin + 1e-3f;
     mp->merge = VX_MESH_MERGE_REL * fmaxf(1.0f, reach);
+    bool simple = b->type == VX_SHAPE_SPHERE || b->type == VX_SHAPE_CAPSULE || b->type == VX_SHAPE_BOX;
+    /* the room: 1 mm, and 1e-5 of the distances in the mesh's frame */
+    mp->out_of_reach = simple ? reach + mp->margin + 1e-3f + 1e-5f * (vx_vec3_length(mp->centre) + reach) : 0.0f;
 
     /* the shape's bounds in the mesh's frame, grown by the margin */
     vx_transform rel;
@@ -589,7 +615,8 @@ static bool visit_prism(void *context, uint32_t t)
     prism_walk *w = context;
     vx_mesh_triangle tri;
     vx_triangle_hull th;
-    facing_prism(w->mesh, t, w->side, w->thickness, &tri, &th);
+    vx_mesh_get_triangle(w->mesh, t, &tri);
+    facing_prism(w->side, w->thickness, &tri, &th);
     vx_collider c = vx_collider_hull(&th.hull);
     return w->fn(w->context, &c);
 }
