@@ -44,20 +44,92 @@ static void expect_refused(vx_world *w, const vx_joint_def *def, const char *mes
     cr_assert_eq(id.generation, 0u);
 }
 
-Test(joints, defaults_per_type)
+static vx_entity moving_sphere(vx_world *w, vx_vec3 p, vx_vec3 v, vx_vec3 spin, float mass)
 {
-    vx_joint_def (*make[5])(void) = {vx_ball_joint_def_default, vx_hinge_joint_def_default,
-                                     vx_slider_joint_def_default, vx_fixed_joint_def_default,
-                                     vx_distance_joint_def_default};
-    for (int t = 0; t < 5; t++) {
-        vx_joint_def d = make[t]();
-        cr_assert_eq((int)d.type, t);
-        cr_assert_eq(d.a.index, VX_ENTITY_NULL.index);
-        cr_assert_eq(d.b.index, VX_ENTITY_NULL.index);
-        cr_assert_not(d.limit_enabled || d.cone_enabled || d.motor.enabled || d.spring.enabled || d.collide_connected);
-        cr_assert(isinf(d.break_force));
-        cr_assert_eq(d.length, 0.0f);
+    vx_body_def d = vx_body_def_default();
+    d.position = p;
+    d.velocity = v;
+    d.angular_velocity = spin;
+    d.mass = mass;
+    return vx_test_add_body(w, &d, vx_collider_sphere(0.1f));
+}
+
+static void step_world(vx_world *w, int steps)
+{
+    vx_error err;
+    for (int k = 0; k < steps; k++) cr_assert_eq(vx_world_step(w, &err), VX_OK, "%s", err.message);
+}
+
+/* What a default def of each type leaves out shows in what its joint does:
+ * no limit, motor or spring (a hinge spins on, a slider slides on, a
+ * ball's body turns freely), the distance held at the length of creation,
+ * a fixed joint holding its body, and none ever breaks (a 1000 kg body
+ * hung from each). */
+Test(joints, default_defs_make_free_unbreakable_joints)
+{
+    vx_world_def wd = vx_world_def_default();
+    wd.gravity = vx_vec3_zero();
+    vx_error err;
+    vx_world *w = vx_world_create(&wd, &err);
+    cr_assert_not_null(w, "%s", err.message);
+    vx_entity hinged = moving_sphere(w, vx_vec3_make(0, 0, 0), vx_vec3_zero(), vx_vec3_make(0, 0, 2), 1.0f);
+    vx_entity sliding = moving_sphere(w, vx_vec3_make(0, 5, 0), vx_vec3_make(1, 0, 0), vx_vec3_zero(), 1.0f);
+    vx_entity turning = moving_sphere(w, vx_vec3_make(0, 10, 0), vx_vec3_zero(), vx_vec3_make(1, 2, 3), 1.0f);
+    vx_joint_def h = vx_hinge_joint_def_default(), sl = vx_slider_joint_def_default(), b = vx_ball_joint_def_default();
+    h.b = hinged;
+    h.axis = vx_vec3_make(0, 0, 1);
+    sl.b = sliding;
+    sl.anchor = vx_vec3_make(0, 5, 0);
+    sl.axis = vx_vec3_make(1, 0, 0);
+    b.b = turning;
+    b.anchor = vx_vec3_make(0, 10, 0);
+    vx_joint_id hid = make_joint(w, &h), sid = make_joint(w, &sl);
+    make_joint(w, &b);
+    step_world(w, 120); /* 2 s */
+    vx_joint_state hs, ss;
+    cr_assert_eq(vx_joint_get_state(w, hid, &hs, &err), VX_OK);
+    cr_assert_eq(vx_joint_get_state(w, sid, &ss, &err), VX_OK);
+    cr_assert_float_eq(hs.speed, 2.0f, 1e-4f, "the hinge turns on at 2 rad/s: %g", (double)hs.speed);
+    cr_assert_float_eq(hs.position, 4.0f, 1e-3f, "no limit: 4 rad in 2 s, %g", (double)hs.position);
+    cr_assert_float_eq(ss.speed, 1.0f, 1e-4f, "the slider slides on at 1 m/s: %g", (double)ss.speed);
+    cr_assert_float_eq(ss.position, 2.0f, 1e-3f, "no spring or limit: 2 m in 2 s, %g", (double)ss.position);
+    vx_body_state ts;
+    cr_assert_eq(vx_body_get_state(w, turning, &ts, &err), VX_OK);
+    cr_assert_float_eq(vx_vec3_length(ts.w), sqrtf(14.0f), 1e-3f, "the ball joint's body turns freely");
+    cr_assert_lt(vx_vec3_length(vx_vec3_sub(ts.p, vx_vec3_make(0, 10, 0))), 1e-4f, "and stays on its anchor");
+    vx_world_destroy(w);
+
+    /* in gravity: heavy bodies on a distance joint (length of creation) and a fixed joint */
+    w = world_with(false);
+    vx_entity swinging = moving_sphere(w, vx_vec3_make(1, 0, 0), vx_vec3_zero(), vx_vec3_zero(), 1000.0f);
+    vx_entity welded = moving_sphere(w, vx_vec3_make(0, -3, 0), vx_vec3_zero(), vx_vec3_zero(), 1000.0f);
+    vx_joint_def d = vx_distance_joint_def_default(), f = vx_fixed_joint_def_default();
+    d.b = swinging;
+    d.anchor_a = vx_vec3_zero();
+    d.anchor_b = vx_vec3_make(1, 0, 0);
+    f.b = welded;
+    f.anchor = vx_vec3_make(0, -3, 0);
+    vx_joint_id did = make_joint(w, &d), fid = make_joint(w, &f);
+    float longest = 0.0f, shortest = 2.0f;
+    for (int k = 0; k < 120; k++) {
+        step_world(w, 1);
+        vx_body_state st;
+        cr_assert_eq(vx_body_get_state(w, swinging, &st, &err), VX_OK);
+        longest = fmaxf(longest, vx_vec3_length(st.p));
+        shortest = fminf(shortest, vx_vec3_length(st.p));
     }
+    cr_assert(longest < 1.001f && shortest > 0.999f, "the distance held at 1 m: %g .. %g", (double)shortest,
+              (double)longest);
+    vx_body_state ws;
+    cr_assert_eq(vx_body_get_state(w, welded, &ws, &err), VX_OK);
+    cr_assert_lt(vx_vec3_length(vx_vec3_sub(ws.p, vx_vec3_make(0, -3, 0))), 1e-3f, "the fixed joint holds it");
+    vx_joint_state ds, fs;
+    cr_assert_eq(vx_joint_get_state(w, did, &ds, &err), VX_OK);
+    cr_assert_eq(vx_joint_get_state(w, fid, &fs, &err), VX_OK);
+    cr_assert(!ds.broken && !fs.broken, "no default joint breaks");
+    cr_assert_float_eq(vx_vec3_length(fs.force), 1000.0f * G, 0.01f * 1000.0f * G, "the weld carries m g: %g N",
+                       (double)vx_vec3_length(fs.force));
+    vx_world_destroy(w);
 }
 
 Test(joints, bad_defs_are_refused_with_the_field)
