@@ -7,6 +7,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/setup.sh"
 
 points=${1:-1000}
+vx_install parallel || exit 1
 "$vx_root/scripts/run.sh" --version >/dev/null
 sim="$vx_root/build/release/voltex-sim"
 scene="$vx_root/scenes/ball_drop.json"
