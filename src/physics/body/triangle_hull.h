@@ -30,6 +30,10 @@ typedef struct {
 
 /* The prism of tri facing its back (back) or front, thickness (> 0) deep. */
 void vx_triangle_hull_init(vx_triangle_hull *out, const vx_mesh_triangle *tri, bool back, float thickness);
+/* Only what a shape along the triangle's face needs: back, the top
+ * vertices 0..2, the top face and the side faces 2..4, the same bits as
+ * vx_triangle_hull_init gives them; the rest is left unset (no hull). */
+void vx_triangle_hull_init_planes(vx_triangle_hull *out, const vx_mesh_triangle *tri, bool back);
 
 /* The triangle's edge under top edge k of the prism. */
 static inline int vx_triangle_hull_edge(const vx_triangle_hull *th, int k) { return th->back ? 2 - k : k; }
