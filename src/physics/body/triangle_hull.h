@@ -20,7 +20,7 @@
  * under top edge k (from top vertex k to k + 1). */
 #define VX_TRIANGLE_HULL_TOP 0
 
-typedef struct {
+typedef struct vx_triangle_hull_s {
     vx_hull hull;
     vx_vec3 vertices[6];
     vx_hull_face faces[5];

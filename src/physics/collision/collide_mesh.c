@@ -644,7 +644,7 @@ static bool visit_prism(void *context, uint32_t t)
     vx_mesh_get_triangle(w->mesh, t, &tri);
     facing_prism(w->side, w->thickness, &tri, &th);
     vx_collider c = vx_collider_hull(&th.hull);
-    return w->fn(w->context, &c);
+    return w->fn(w->context, &c, &th);
 }
 
 void vx_mesh_for_each_prism(const vx_collider *mesh, const vx_transform *pm, vx_aabb world_box, vx_vec3 side_point,

@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "physics/collision/collide_internal.h"
+#include "physics/collision/collide_shapes.h"
 
 /* The point of the triangle (a, b, c) nearest to p, and whether it is
  * inside the triangle (else on an edge or at a corner): the regions of the
@@ -84,4 +85,41 @@ bool vx_collide_prism_sphere(const vx_triangle_hull *th, vx_vec3 centre, float r
     out->on_sphere = vx_vec3_sub(centre, vx_vec3_scale(n, radius));
     out->depth = depth;
     return true;
+}
+
+/* The sphere (centre at world position) against the prism placed at pose:
+ * the contact in the world, its normal from the prism to the sphere. */
+static bool sphere_on_placed_prism(const vx_triangle_hull *th, const vx_transform *pose, vx_vec3 centre,
+                                   float radius, float margin, vx_prism_sphere_contact *c)
+{
+    vx_mat3 r = vx_mat3_from_quat(vx_collide_rotation(pose));
+    vx_mat3 rt = vx_mat3_transpose(&r);
+    vx_vec3 local = vx_mat3_mul_vec3(&rt, vx_vec3_sub(centre, pose->position));
+    if (!vx_collide_prism_sphere(th, local, radius, margin, c)) return false;
+    c->normal = vx_mat3_mul_vec3(&r, c->normal);
+    c->on_prism = vx_vec3_add(pose->position, vx_mat3_mul_vec3(&r, c->on_prism));
+    c->on_sphere = vx_vec3_add(pose->position, vx_mat3_mul_vec3(&r, c->on_sphere));
+    return true;
+}
+
+bool vx_collide_shapes_prism(const vx_collider *a, const vx_transform *ta, const vx_triangle_hull *prism_a,
+                             const vx_collider *b, const vx_transform *tb, const vx_triangle_hull *prism_b,
+                             float margin, vx_manifold *out)
+{
+    vx_prism_sphere_contact c;
+    if (prism_a && b->type == VX_SHAPE_SPHERE) {
+        vx_manifold_reset(out);
+        if (!sphere_on_placed_prism(prism_a, ta, tb->position, b->radius, margin, &c)) return false;
+        out->normal = c.normal;
+        vx_manifold_push(out, c.on_prism, c.on_sphere, c.depth, 0u);
+        return true;
+    }
+    if (prism_b && a->type == VX_SHAPE_SPHERE) {
+        vx_manifold_reset(out);
+        if (!sphere_on_placed_prism(prism_b, tb, ta->position, a->radius, margin, &c)) return false;
+        out->normal = vx_vec3_neg(c.normal);
+        vx_manifold_push(out, c.on_sphere, c.on_prism, c.depth, 0u);
+        return true;
+    }
+    return vx_collide_shapes(a, ta, b, tb, margin, out);
 }

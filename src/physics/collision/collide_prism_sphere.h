@@ -6,6 +6,7 @@
 #include <stdbool.h>
 
 #include "physics/body/triangle_hull.h"
+#include "voltex/collide.h"
 
 typedef struct {
     vx_vec3 normal;    /* unit, from the prism to the sphere */
@@ -24,5 +25,13 @@ typedef struct {
  * below it goes out through the least deep of the top and sides. */
 bool vx_collide_prism_sphere(const vx_triangle_hull *th, vx_vec3 centre, float radius, float margin,
                              vx_prism_sphere_contact *out);
+
+/* vx_collide_shapes, where a non-NULL prism_a (prism_b) is the triangle
+ * prism whose hull is a's (b's) shape, as vx_mesh_for_each_prism hands it
+ * out: a sphere meets it through vx_collide_prism_sphere (one point, no
+ * feature ids); every other pair goes to vx_collide_shapes. */
+bool vx_collide_shapes_prism(const vx_collider *a, const vx_transform *ta, const vx_triangle_hull *prism_a,
+                             const vx_collider *b, const vx_transform *tb, const vx_triangle_hull *prism_b,
+                             float margin, vx_manifold *out);
 
 #endif
