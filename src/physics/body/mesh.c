@@ -39,6 +39,7 @@ void vx_mesh_destroy(vx_mesh *mesh)
     free(mesh->vertices);
     free(mesh->indices);
     free(mesh->corners);
+    free(mesh->normals);
     free(mesh->nodes);
     free(mesh->heights);
     free(mesh);
@@ -159,7 +160,7 @@ void vx_mesh_get_triangle(const vx_mesh *mesh, uint32_t t, vx_mesh_triangle *out
     }
     const vx_vec3 *corner = &mesh->corners[3u * t];
     for (int k = 0; k < 3; k++) out->v[k] = corner[k];
-    out->normal = vx_mesh_normal(out->v[0], out->v[1], out->v[2]);
+    out->normal = mesh->normals[t];
     out->edges = mesh->edge_flags[t];
 }
 

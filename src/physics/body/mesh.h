@@ -62,6 +62,7 @@ struct vx_mesh {
      * reads a leaf's triangles from one run of memory instead of vertices
      * spread over the whole array (the vertices keep the user's order) */
     vx_vec3 *corners;
+    vx_vec3 *normals; /* per triangle in the tree's order: vx_mesh_normal of its corners */
     vx_mesh_node *nodes;
     uint32_t node_count;
     /* VX_MESH_HEIGHTFIELD: rows along +Z of columns along +X; cell (i, j)

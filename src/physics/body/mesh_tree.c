@@ -171,15 +171,19 @@ static uint32_t build_node(builder *b, uint32_t begin, uint32_t end, int depth)
 
 /* The indices, corners and edge flags of the triangles in Morton order,
  * in one pass. */
-static void gather(vx_mesh *m, const uint64_t *key, uint32_t *indices, vx_vec3 *corners, uint8_t *flags)
+static void gather(vx_mesh *m, const uint64_t *key, uint32_t *indices, vx_vec3 *corners, vx_vec3 *normals,
+                   uint8_t *flags)
 {
     for (uint32_t i = 0; i < m->triangle_count; i++) {
         uint32_t t = (uint32_t)key[i];
         memcpy(&indices[3u * i], &m->indices[3u * t], 3u * sizeof *indices);
-        for (uint32_t k = 0; k < 3u; k++) corners[3u * i + k] = m->vertices[indices[3u * i + k]];
+        vx_vec3 *c = &corners[3u * i];
+        for (uint32_t k = 0; k < 3u; k++) c[k] = m->vertices[indices[3u * i + k]];
+        normals[i] = vx_mesh_normal(c[0], c[1], c[2]);
         flags[i] = m->edge_flags[t];
     }
     m->corners = corners;
+    m->normals = normals;
     free(m->indices);
     free(m->edge_flags);
     m->indices = indices;
@@ -197,10 +201,11 @@ vx_status vx_mesh_build_tree(vx_mesh *m)
     b.nodes = malloc(2u * (size_t)n * sizeof *b.nodes);
     uint32_t *indices = malloc(3u * (size_t)n * sizeof *indices);
     vx_vec3 *corners = malloc(3u * (size_t)n * sizeof *corners);
+    vx_vec3 *normals = malloc((size_t)n * sizeof *normals);
     uint8_t *flags = malloc((size_t)n * sizeof *flags);
-    vx_status st = b.nodes && indices && corners && flags ? morton_order(m, &key) : VX_ERR_NOMEM;
+    vx_status st = b.nodes && indices && corners && normals && flags ? morton_order(m, &key) : VX_ERR_NOMEM;
     if (st == VX_OK) {
-        gather(m, key, indices, corners, flags);
+        gather(m, key, indices, corners, normals, flags);
         b.mesh = m;
         b.key = key;
         build_node(&b, 0u, n, 0);
@@ -211,6 +216,7 @@ vx_status vx_mesh_build_tree(vx_mesh *m)
     } else {
         free(indices);
         free(corners);
+        free(normals);
         free(flags);
     }
     free(key);

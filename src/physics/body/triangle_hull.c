@@ -59,6 +59,22 @@ void vx_triangle_hull_init_planes(vx_triangle_hull *out, const vx_mesh_triangle 
     top_and_sides(out, tri, back, back ? vx_vec3_neg(tri->normal) : tri->normal);
 }
 
+void vx_triangle_hull_init_planes_with(vx_triangle_hull *out, const vx_mesh_triangle *tri, bool back,
+                                       const vx_vec3 edge_out[3])
+{
+    vx_vec3 n = back ? vx_vec3_neg(tri->normal) : tri->normal;
+    out->back = back;
+    vx_vec3 *v = out->vertices;
+    for (int k = 0; k < 3; k++) v[k] = tri->v[back ? (3 - k) % 3 : k];
+    out->faces[0] = face_of(n, v[0], 0, 3);
+    /* Top edge k is the triangle's edge 2 - k backwards when the top is the
+     * back: (a - b) x -n has the bits of (b - a) x n, IEEE negation being
+     * exact, so its side is the edge's outward direction as top_and_sides
+     * would make it. */
+    for (uint16_t k = 0; k < 3; k++)
+        out->faces[2 + k] = face_of(edge_out[back ? 2 - k : k], v[k], (uint16_t)(2 * k + 1), 4);
+}
+
 void vx_triangle_hull_init(vx_triangle_hull *out, const vx_mesh_triangle *tri, bool back, float thickness)
 {
     VX_ASSERT(thickness > 0.0f);

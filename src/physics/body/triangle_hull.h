@@ -34,6 +34,11 @@ void vx_triangle_hull_init(vx_triangle_hull *out, const vx_mesh_triangle *tri, b
  * vertices 0..2, the top face and the side faces 2..4, the same bits as
  * vx_triangle_hull_init gives them; the rest is left unset (no hull). */
 void vx_triangle_hull_init_planes(vx_triangle_hull *out, const vx_mesh_triangle *tri, bool back);
+/* The same, with the triangle's edges' outward unit directions given
+ * (edge k from corner k to k + 1: vx_vec3_normalize((v[k + 1] - v[k]) x
+ * normal)), which the side planes are made of either way up. */
+void vx_triangle_hull_init_planes_with(vx_triangle_hull *out, const vx_mesh_triangle *tri, bool back,
+                                       const vx_vec3 edge_out[3]);
 
 /* The triangle's edge under top edge k of the prism. */
 static inline int vx_triangle_hull_edge(const vx_triangle_hull *th, int k) { return th->back ? 2 - k : k; }

@@ -439,15 +439,19 @@ static void facing_prism(vx_vec3 side, float thickness, const vx_mesh_triangle *
  * triangle's plane or the side plane of one of its edges: then it is
  * farther than the margin from the triangle's face and from its prism (which
  * lies behind both planes), so neither gives a contact, and the prism need
- * not be built. */
-static bool beyond_triangle(const mesh_pair *mp, const vx_mesh_triangle *tri)
+ * not be built. Also the edges' outward unit directions, for the prism's
+ * side planes. */
+static bool beyond_triangle(const mesh_pair *mp, const vx_mesh_triangle *tri, vx_vec3 edge_out[3])
 {
     float limit = mp->out_of_reach;
     vx_vec3 c = mp->centre;
     if (fabsf(vx_vec3_dot(tri->normal, vx_vec3_sub(c, tri->v[0]))) > limit) return true;
     for (int k = 0; k < 3; k++) {
         vx_vec3 out = vx_vec3_cross(vx_vec3_sub(tri->v[(k + 1) % 3], tri->v[k]), tri->normal);
-        if (vx_vec3_dot(out, vx_vec3_sub(c, tri->v[k])) > limit * vx_vec3_length(out)) return true;
+        float length = vx_vec3_length(out);
+        if (vx_vec3_dot(out, vx_vec3_sub(c, tri->v[k])) > limit * length) return true;
+        /* vx_vec3_normalize's bits */
+        edge_out[k] = length > 0.0f ? vx_vec3_scale(out, 1.0f / length) : vx_vec3_zero();
     }
     return false;
 }
@@ -458,7 +462,9 @@ static bool visit_triangle(void *context, uint32_t t)
     vx_mesh_triangle tri;
     vx_triangle_hull th;
     vx_mesh_get_triangle(mp->mesh, t, &tri);
-    if (mp->out_of_reach > 0.0f && beyond_triangle(mp, &tri)) return true;
+    vx_vec3 edge_out[3];
+    bool have_edges = mp->out_of_reach > 0.0f;
+    if (have_edges && beyond_triangle(mp, &tri, edge_out)) return true;
     /* the prism faces the side the shape's centre is on */
     bool back = faces_back(mp->centre, &tri);
     /* Without an active edge on the shape's side any contact is the
@@ -470,7 +476,9 @@ static bool visit_triangle(void *context, uint32_t t)
     /* a sphere, and a capsule along the face, need the top and side planes
      * alone */
     bool planes = mp->b->type == VX_SHAPE_SPHERE || (mp->b->type == VX_SHAPE_CAPSULE && !leans);
-    if (planes)
+    if (planes && have_edges)
+        vx_triangle_hull_init_planes_with(&th, &tri, back, edge_out);
+    else if (planes)
         vx_triangle_hull_init_planes(&th, &tri, back);
     else
         vx_triangle_hull_init(&th, &tri, back, mp->thickness);
