@@ -38,6 +38,8 @@ void vx_mesh_destroy(vx_mesh *mesh)
     free(mesh->edge_flags);
     free(mesh->vertices);
     free(mesh->indices);
+    free(mesh->corners);
+    free(mesh->normals);
     free(mesh->nodes);
     free(mesh->heights);
     free(mesh);
@@ -156,9 +158,9 @@ void vx_mesh_get_triangle(const vx_mesh *mesh, uint32_t t, vx_mesh_triangle *out
         vx_heightfield_get_triangle(mesh, t, out);
         return;
     }
-    const uint32_t *tri = &mesh->indices[3u * t];
-    for (int k = 0; k < 3; k++) out->v[k] = mesh->vertices[tri[k]];
-    out->normal = vx_mesh_normal(out->v[0], out->v[1], out->v[2]);
+    const vx_vec3 *corner = &mesh->corners[3u * t];
+    for (int k = 0; k < 3; k++) out->v[k] = corner[k];
+    out->normal = mesh->normals[t];
     out->edges = mesh->edge_flags[t];
 }
 

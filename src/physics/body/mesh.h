@@ -58,6 +58,11 @@ struct vx_mesh {
     uint32_t vertex_count;
     vx_vec3 *vertices;
     uint32_t *indices; /* 3 per triangle, in the tree's order */
+    /* the same corners copied, 3 per triangle in the tree's order: a query
+     * reads a leaf's triangles from one run of memory instead of vertices
+     * spread over the whole array (the vertices keep the user's order) */
+    vx_vec3 *corners;
+    vx_vec3 *normals; /* per triangle in the tree's order: vx_mesh_normal of its corners */
     vx_mesh_node *nodes;
     uint32_t node_count;
     /* VX_MESH_HEIGHTFIELD: rows along +Z of columns along +X; cell (i, j)

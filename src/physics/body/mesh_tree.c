@@ -18,11 +18,21 @@
 #define TREE_MAX_DEPTH 64
 #define MORTON_BITS 10u
 
+static vx_aabb corners_box(vx_vec3 a, vx_vec3 b, vx_vec3 c)
+{
+    return vx_aabb_new(vx_mesh_min3(a, vx_mesh_min3(b, c)), vx_mesh_max3(a, vx_mesh_max3(b, c)));
+}
+
+/* Triangle t's bounds: of the tree's order once the corners are gathered,
+ * of the given order before. */
 static vx_aabb triangle_box(const vx_mesh *m, uint32_t t)
 {
+    if (m->corners) {
+        const vx_vec3 *corner = &m->corners[3u * t];
+        return corners_box(corner[0], corner[1], corner[2]);
+    }
     const uint32_t *tri = &m->indices[3u * t];
-    vx_vec3 a = m->vertices[tri[0]], b = m->vertices[tri[1]], c = m->vertices[tri[2]];
-    return vx_aabb_new(vx_mesh_min3(a, vx_mesh_min3(b, c)), vx_mesh_max3(a, vx_mesh_max3(b, c)));
+    return corners_box(m->vertices[tri[0]], m->vertices[tri[1]], m->vertices[tri[2]]);
 }
 
 /* The bits of x (10 of them) spread to every third bit. */
@@ -159,15 +169,21 @@ static uint32_t build_node(builder *b, uint32_t begin, uint32_t end, int depth)
     return index;
 }
 
-/* The corners and edge flags of the triangles in Morton order, in one
- * pass. */
-static void gather(vx_mesh *m, const uint64_t *key, uint32_t *indices, uint8_t *flags)
+/* The indices, corners and edge flags of the triangles in Morton order,
+ * in one pass. */
+static void gather(vx_mesh *m, const uint64_t *key, uint32_t *indices, vx_vec3 *corners, vx_vec3 *normals,
+                   uint8_t *flags)
 {
     for (uint32_t i = 0; i < m->triangle_count; i++) {
         uint32_t t = (uint32_t)key[i];
         memcpy(&indices[3u * i], &m->indices[3u * t], 3u * sizeof *indices);
+        vx_vec3 *c = &corners[3u * i];
+        for (uint32_t k = 0; k < 3u; k++) c[k] = m->vertices[indices[3u * i + k]];
+        normals[i] = vx_mesh_normal(c[0], c[1], c[2]);
         flags[i] = m->edge_flags[t];
     }
+    m->corners = corners;
+    m->normals = normals;
     free(m->indices);
     free(m->edge_flags);
     m->indices = indices;
@@ -184,10 +200,12 @@ vx_status vx_mesh_build_tree(vx_mesh *m)
      * most 2 n - 1 nodes */
     b.nodes = malloc(2u * (size_t)n * sizeof *b.nodes);
     uint32_t *indices = malloc(3u * (size_t)n * sizeof *indices);
+    vx_vec3 *corners = malloc(3u * (size_t)n * sizeof *corners);
+    vx_vec3 *normals = malloc((size_t)n * sizeof *normals);
     uint8_t *flags = malloc((size_t)n * sizeof *flags);
-    vx_status st = b.nodes && indices && flags ? morton_order(m, &key) : VX_ERR_NOMEM;
+    vx_status st = b.nodes && indices && corners && normals && flags ? morton_order(m, &key) : VX_ERR_NOMEM;
     if (st == VX_OK) {
-        gather(m, key, indices, flags);
+        gather(m, key, indices, corners, normals, flags);
         b.mesh = m;
         b.key = key;
         build_node(&b, 0u, n, 0);
@@ -197,6 +215,8 @@ vx_status vx_mesh_build_tree(vx_mesh *m)
         b.nodes = NULL;
     } else {
         free(indices);
+        free(corners);
+        free(normals);
         free(flags);
     }
     free(key);

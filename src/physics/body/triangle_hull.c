@@ -40,25 +40,55 @@ static vx_hull_face face_of(vx_vec3 n, vx_vec3 on, uint16_t first_edge, uint16_t
     return f;
 }
 
+/* The top vertices and the top and side planes (the bottom's are the
+ * full prism's). */
+static void top_and_sides(vx_triangle_hull *out, const vx_mesh_triangle *tri, bool back, vx_vec3 n)
+{
+    out->back = back;
+    vx_vec3 *v = out->vertices;
+    for (int k = 0; k < 3; k++) v[k] = tri->v[back ? (3 - k) % 3 : k];
+    out->faces[0] = face_of(n, v[0], 0, 3);
+    for (uint16_t k = 0; k < 3; k++) {
+        vx_vec3 edge = vx_vec3_sub(v[(k + 1) % 3], v[k]);
+        out->faces[2 + k] = face_of(vx_vec3_normalize(vx_vec3_cross(edge, n)), v[k], (uint16_t)(2 * k + 1), 4);
+    }
+}
+
+void vx_triangle_hull_init_planes(vx_triangle_hull *out, const vx_mesh_triangle *tri, bool back)
+{
+    top_and_sides(out, tri, back, back ? vx_vec3_neg(tri->normal) : tri->normal);
+}
+
+void vx_triangle_hull_init_planes_with(vx_triangle_hull *out, const vx_mesh_triangle *tri, bool back,
+                                       const vx_vec3 edge_out[3])
+{
+    vx_vec3 n = back ? vx_vec3_neg(tri->normal) : tri->normal;
+    out->back = back;
+    vx_vec3 *v = out->vertices;
+    for (int k = 0; k < 3; k++) v[k] = tri->v[back ? (3 - k) % 3 : k];
+    out->faces[0] = face_of(n, v[0], 0, 3);
+    /* Top edge k is the triangle's edge 2 - k backwards when the top is the
+     * back: (a - b) x -n has the bits of (b - a) x n, IEEE negation being
+     * exact, so its side is the edge's outward direction as top_and_sides
+     * would make it. */
+    for (uint16_t k = 0; k < 3; k++)
+        out->faces[2 + k] = face_of(edge_out[back ? 2 - k : k], v[k], (uint16_t)(2 * k + 1), 4);
+}
+
 void vx_triangle_hull_init(vx_triangle_hull *out, const vx_mesh_triangle *tri, bool back, float thickness)
 {
     VX_ASSERT(thickness > 0.0f);
     memset(out, 0, sizeof *out);
-    out->back = back;
     vx_vec3 n = back ? vx_vec3_neg(tri->normal) : tri->normal;
+    top_and_sides(out, tri, back, n);
     vx_vec3 *v = out->vertices;
-    for (int k = 0; k < 3; k++) {
-        v[k] = tri->v[back ? (3 - k) % 3 : k];
-        v[k + 3] = vx_vec3_sub(v[k], vx_vec3_scale(n, thickness));
-    }
+    for (int k = 0; k < 3; k++) v[k + 3] = vx_vec3_sub(v[k], vx_vec3_scale(n, thickness));
     link_edges(out->edges);
-    out->faces[0] = face_of(n, v[0], 0, 3);
     out->faces[1] = face_of(vx_vec3_neg(n), v[3], 6, 3);
     double perimeter = 0.0;
     vx_vec3 incentre = vx_vec3_zero();
     for (uint16_t k = 0; k < 3; k++) {
         vx_vec3 edge = vx_vec3_sub(v[(k + 1) % 3], v[k]);
-        out->faces[2 + k] = face_of(vx_vec3_normalize(vx_vec3_cross(edge, n)), v[k], (uint16_t)(2 * k + 1), 4);
         /* the incentre weighs each corner by the length of the side facing it */
         float opposite = vx_vec3_length(vx_vec3_sub(v[(k + 2) % 3], v[(k + 1) % 3]));
         incentre = vx_vec3_add(incentre, vx_vec3_scale(v[k], opposite));

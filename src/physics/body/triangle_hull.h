@@ -20,7 +20,7 @@
  * under top edge k (from top vertex k to k + 1). */
 #define VX_TRIANGLE_HULL_TOP 0
 
-typedef struct {
+typedef struct vx_triangle_hull_s {
     vx_hull hull;
     vx_vec3 vertices[6];
     vx_hull_face faces[5];
@@ -30,6 +30,15 @@ typedef struct {
 
 /* The prism of tri facing its back (back) or front, thickness (> 0) deep. */
 void vx_triangle_hull_init(vx_triangle_hull *out, const vx_mesh_triangle *tri, bool back, float thickness);
+/* Only what a shape along the triangle's face needs: back, the top
+ * vertices 0..2, the top face and the side faces 2..4, the same bits as
+ * vx_triangle_hull_init gives them; the rest is left unset (no hull). */
+void vx_triangle_hull_init_planes(vx_triangle_hull *out, const vx_mesh_triangle *tri, bool back);
+/* The same, with the triangle's edges' outward unit directions given
+ * (edge k from corner k to k + 1: vx_vec3_normalize((v[k + 1] - v[k]) x
+ * normal)), which the side planes are made of either way up. */
+void vx_triangle_hull_init_planes_with(vx_triangle_hull *out, const vx_mesh_triangle *tri, bool back,
+                                       const vx_vec3 edge_out[3]);
 
 /* The triangle's edge under top edge k of the prism. */
 static inline int vx_triangle_hull_edge(const vx_triangle_hull *th, int k) { return th->back ? 2 - k : k; }

@@ -11,6 +11,7 @@
 #include "physics/body/shape.h"
 #include "physics/collision/ccd.h"
 #include "physics/collision/collide_mesh.h"
+#include "physics/collision/collide_prism_sphere.h"
 #include "physics/collision/collide_shapes.h"
 #include "physics/collision/time_of_impact.h"
 
@@ -108,8 +109,8 @@ static vx_toi_body start_of(const vx_body_set *bodies, uint32_t i, float h, cons
  * core is the shape shrunk by the inset plus how deep d already was in o at
  * the start (a resting contact sinks up to the slop): so it never starts
  * touching, and a touch means d went the inset deeper than it was. */
-static float core_impact_with(const vx_body_set *bodies, uint32_t d, uint32_t o, const vx_collider *other, float fast,
-                              float h)
+static float core_impact_with(const vx_body_set *bodies, uint32_t d, uint32_t o, const vx_collider *other,
+                              const vx_triangle_hull *prism, float fast, float h)
 {
     const vx_body_info *id = &bodies->info[d];
     vx_toi_body sd = start_of(bodies, d, h, &id->collider);
@@ -120,7 +121,7 @@ static float core_impact_with(const vx_body_set *bodies, uint32_t d, uint32_t o,
     if (!(reach > fast)) return h;
     vx_transform td = vx_toi_body_pose(&sd, 0.0f), to = vx_toi_body_pose(&so, 0.0f);
     vx_manifold m;
-    if (!vx_collide_shapes(&id->collider, &td, other, &to, reach, &m)) return h; /* out of reach */
+    if (!vx_collide_shapes_prism(&id->collider, &td, NULL, other, &to, prism, reach, &m)) return h; /* out of reach */
     float start_gap = vx_toi_gap_along(&id->collider, &td, other, &to, m.normal);
     float inset = VX_CCD_CORE_INSET + fmaxf(0.0f - start_gap, 0.0f);
     vx_collider core = id->collider;
@@ -132,7 +133,7 @@ static float core_impact_with(const vx_body_set *bodies, uint32_t d, uint32_t o,
         core = core_of(&id->collider, inset);
     sd.shape = &core;
     float t = h;
-    if (!vx_time_of_impact(&sd, &so, h, VX_CCD_TOUCH_DISTANCE, &t)) return h;
+    if (!vx_time_of_impact_prism(&sd, NULL, &so, prism, h, VX_CCD_TOUCH_DISTANCE, &t)) return h;
     return t > 0.0f ? t : h; /* a core that touches at once (a body sunk past half its size): left alone */
 }
 
@@ -144,10 +145,10 @@ typedef struct {
     float fast, h, t;
 } mesh_core;
 
-static bool core_against_prism(void *context, const vx_collider *prism)
+static bool core_against_prism(void *context, const vx_collider *prism, const vx_triangle_hull *th)
 {
     mesh_core *c = context;
-    float t = core_impact_with(c->bodies, c->d, c->o, prism, c->fast, c->h);
+    float t = core_impact_with(c->bodies, c->d, c->o, prism, th, c->fast, c->h);
     if (t < c->t) c->t = t;
     return true;
 }
@@ -155,7 +156,7 @@ static bool core_against_prism(void *context, const vx_collider *prism)
 static float core_impact(const vx_body_set *bodies, uint32_t d, uint32_t o, float fast, float h)
 {
     const vx_body_info *io = &bodies->info[o];
-    if (!vx_collider_is_mesh(&io->collider)) return core_impact_with(bodies, d, o, &io->collider, fast, h);
+    if (!vx_collider_is_mesh(&io->collider)) return core_impact_with(bodies, d, o, &io->collider, NULL, fast, h);
     const vx_collider *shape = &bodies->info[d].collider;
     vx_toi_body sd = start_of(bodies, d, h, shape);
     vx_toi_body so = start_of(bodies, o, h, &io->collider);

@@ -42,6 +42,7 @@
 #include "physics/body/shape.h"
 #include "physics/body/triangle_hull.h"
 #include "physics/collision/collide_internal.h"
+#include "physics/collision/collide_prism_sphere.h"
 
 /* cos of 1 degree: a contact normal this close to the triangle's is a face
  * contact; two normals this close are one group's. */
@@ -140,12 +141,25 @@ static vx_vec3 to_world(const mesh_pair *mp, vx_vec3 local)
 
 /* ---- one triangle ---- */
 
-/* The shape against the prism, as the hull code finds it. */
-static bool collide_prism(const mesh_pair *mp, const vx_hull *prism, vx_manifold *m)
+/* The sphere against the prism th, as a manifold of the hull code's kind. */
+static bool collide_prism_sphere(const mesh_pair *mp, const vx_triangle_hull *th, vx_manifold *m)
+{
+    vx_prism_sphere_contact c;
+    vx_manifold_reset(m);
+    if (!vx_collide_prism_sphere(th, mp->centre, mp->b->radius, mp->margin, &c)) return false;
+    m->normal = vx_mat3_mul_vec3(&mp->r, c.normal);
+    vx_manifold_push(m, to_world(mp, c.on_prism), to_world(mp, c.on_sphere), c.depth,
+                     VX_FEATURE_KIND_HULL_SPHERE << VX_FEATURE_KIND_SHIFT);
+    return true;
+}
+
+/* The shape against the prism th, as the hull code finds it. */
+static bool collide_prism(const mesh_pair *mp, const vx_triangle_hull *th, vx_manifold *m)
 {
     const vx_collider *b = mp->b;
+    const vx_hull *prism = &th->hull;
     switch (b->type) {
-    case VX_SHAPE_SPHERE: return vx_collide_hull_sphere(prism, mp->pm, mp->pb->position, b->radius, mp->margin, m);
+    case VX_SHAPE_SPHERE: return collide_prism_sphere(mp, th, m);
     case VX_SHAPE_BOX: return vx_collide_hull_box(prism, mp->pm, mp->pb, b->half_extents, mp->margin, m);
     case VX_SHAPE_CAPSULE:
         return vx_collide_hull_capsule(prism, mp->pm, mp->pb, b->radius, b->half_height, mp->margin, m);
@@ -408,28 +422,36 @@ static void flush(mesh_pair *mp)
     mp->waiting_count = 0;
 }
 
-/* The prism of the triangle tri facing the side of side (mesh frame);
- * whether that is the back. */
-static bool facing_prism(vx_vec3 side, float thickness, const vx_mesh_triangle *tri, vx_triangle_hull *th)
+
+/* Whether the prism of tri faces its back from side (mesh frame). */
+static bool faces_back(vx_vec3 side, const vx_mesh_triangle *tri)
 {
-    bool back = vx_vec3_dot(tri->normal, vx_vec3_sub(side, tri->v[0])) < 0.0f;
-    vx_triangle_hull_init(th, tri, back, thickness);
-    return back;
+    return vx_vec3_dot(tri->normal, vx_vec3_sub(side, tri->v[0])) < 0.0f;
+}
+
+/* The prism of the triangle tri facing the side of side (mesh frame). */
+static void facing_prism(vx_vec3 side, float thickness, const vx_mesh_triangle *tri, vx_triangle_hull *th)
+{
+    vx_triangle_hull_init(th, tri, faces_back(side, tri), thickness);
 }
 
 /* Whether the shape's ball (mp->out_of_reach) lies wholly beyond the
  * triangle's plane or the side plane of one of its edges: then it is
  * farther than the margin from the triangle's face and from its prism (which
  * lies behind both planes), so neither gives a contact, and the prism need
- * not be built. */
-static bool beyond_triangle(const mesh_pair *mp, const vx_mesh_triangle *tri)
+ * not be built. Also the edges' outward unit directions, for the prism's
+ * side planes. */
+static bool beyond_triangle(const mesh_pair *mp, const vx_mesh_triangle *tri, vx_vec3 edge_out[3])
 {
     float limit = mp->out_of_reach;
     vx_vec3 c = mp->centre;
     if (fabsf(vx_vec3_dot(tri->normal, vx_vec3_sub(c, tri->v[0]))) > limit) return true;
     for (int k = 0; k < 3; k++) {
         vx_vec3 out = vx_vec3_cross(vx_vec3_sub(tri->v[(k + 1) % 3], tri->v[k]), tri->normal);
-        if (vx_vec3_dot(out, vx_vec3_sub(c, tri->v[k])) > limit * vx_vec3_length(out)) return true;
+        float length = vx_vec3_length(out);
+        if (vx_vec3_dot(out, vx_vec3_sub(c, tri->v[k])) > limit * length) return true;
+        /* vx_vec3_normalize's bits */
+        edge_out[k] = length > 0.0f ? vx_vec3_scale(out, 1.0f / length) : vx_vec3_zero();
     }
     return false;
 }
@@ -440,16 +462,28 @@ static bool visit_triangle(void *context, uint32_t t)
     vx_mesh_triangle tri;
     vx_triangle_hull th;
     vx_mesh_get_triangle(mp->mesh, t, &tri);
-    if (mp->out_of_reach > 0.0f && beyond_triangle(mp, &tri)) return true;
-    bool back = facing_prism(mp->centre, mp->thickness, &tri, &th);
+    vx_vec3 edge_out[3];
+    bool have_edges = mp->out_of_reach > 0.0f;
+    if (have_edges && beyond_triangle(mp, &tri, edge_out)) return true;
+    /* the prism faces the side the shape's centre is on */
+    bool back = faces_back(mp->centre, &tri);
     /* Without an active edge on the shape's side any contact is the
      * face's, which drops what is beyond the margin or beside the triangle
      * by itself: the hull test is only needed to find one that leans. */
     unsigned side = back ? VX_MESH_EDGE_BACK : VX_MESH_EDGE_FRONT;
     bool leans = false;
     for (int k = 0; k < 3; k++) leans = leans || (VX_MESH_EDGE_BITS(tri.edges, k) & side);
+    /* a sphere, and a capsule along the face, need the top and side planes
+     * alone */
+    bool planes = mp->b->type == VX_SHAPE_SPHERE || (mp->b->type == VX_SHAPE_CAPSULE && !leans);
+    if (planes && have_edges)
+        vx_triangle_hull_init_planes_with(&th, &tri, back, edge_out);
+    else if (planes)
+        vx_triangle_hull_init_planes(&th, &tri, back);
+    else
+        vx_triangle_hull_init(&th, &tri, back, mp->thickness);
     vx_manifold m;
-    if (leans && !collide_prism(mp, &th.hull, &m)) return true;
+    if (leans && !collide_prism(mp, &th, &m)) return true;
     if (mp->waiting_count == MESH_PENDING_MAX) flush(mp);
     pending *p = &mp->waiting[mp->waiting_count];
     triangle_patch(mp, &th, tri.edges, t, leans ? &m : NULL, p);
@@ -618,7 +652,7 @@ static bool visit_prism(void *context, uint32_t t)
     vx_mesh_get_triangle(w->mesh, t, &tri);
     facing_prism(w->side, w->thickness, &tri, &th);
     vx_collider c = vx_collider_hull(&th.hull);
-    return w->fn(w->context, &c);
+    return w->fn(w->context, &c, &th);
 }
 
 void vx_mesh_for_each_prism(const vx_collider *mesh, const vx_transform *pm, vx_aabb world_box, vx_vec3 side_point,

@@ -39,9 +39,12 @@ static inline bool vx_collider_is_mesh(const vx_collider *c)
 int vx_collide_mesh(const vx_collider *mesh, const vx_transform *pm, const vx_collider *b, const vx_transform *pb,
                     float margin, vx_mesh_manifold *out);
 
+struct vx_triangle_hull_s;
+
 /* Called with each triangle near a box as a hull collider (the prism facing
- * side_point, placed by the mesh's pose); return false to stop. */
-typedef bool (*vx_mesh_prism_fn)(void *context, const vx_collider *prism);
+ * side_point, placed by the mesh's pose), and the prism it is the hull of;
+ * return false to stop. */
+typedef bool (*vx_mesh_prism_fn)(void *context, const vx_collider *prism, const struct vx_triangle_hull_s *th);
 
 /* fn for each triangle of the mesh at pm whose bounds meet world_box, as the
  * prism facing side_point (world) with the given thickness. */

@@ -20,6 +20,7 @@
 #include "physics/body/hull.h"
 #include "physics/body/shape.h"
 #include "physics/collision/collide_mesh.h"
+#include "physics/collision/collide_prism_sphere.h"
 #include "physics/collision/collide_shapes.h"
 #include "voltex/collide.h"
 
@@ -95,13 +96,13 @@ typedef struct {
     bool hit;
 } mesh_sweep;
 
-static bool sweep_prism(void *context, const vx_collider *prism)
+static bool sweep_prism(void *context, const vx_collider *prism, const vx_triangle_hull *th)
 {
     mesh_sweep *s = context;
     s->mesh.shape = prism;
     float t = 0.0f;
-    bool hit = s->mesh_is_a ? vx_time_of_impact(&s->mesh, &s->other, s->t_max, s->tolerance, &t)
-                            : vx_time_of_impact(&s->other, &s->mesh, s->t_max, s->tolerance, &t);
+    bool hit = s->mesh_is_a ? vx_time_of_impact_prism(&s->mesh, th, &s->other, NULL, s->t_max, s->tolerance, &t)
+                            : vx_time_of_impact_prism(&s->other, NULL, &s->mesh, th, s->t_max, s->tolerance, &t);
     if (hit && (!s->hit || t < s->t)) {
         s->hit = true;
         s->t = t;
@@ -175,6 +176,12 @@ static bool compound_time_of_impact(const vx_toi_body *a, const vx_toi_body *b, 
 
 bool vx_time_of_impact(const vx_toi_body *a, const vx_toi_body *b, float t_max, float tolerance, float *t_hit)
 {
+    return vx_time_of_impact_prism(a, NULL, b, NULL, t_max, tolerance, t_hit);
+}
+
+bool vx_time_of_impact_prism(const vx_toi_body *a, const vx_triangle_hull *prism_a, const vx_toi_body *b,
+                             const vx_triangle_hull *prism_b, float t_max, float tolerance, float *t_hit)
+{
     if (vx_collider_is_compound(a->shape) || vx_collider_is_compound(b->shape))
         return compound_time_of_impact(a, b, t_max, tolerance, t_hit);
     if (vx_collider_is_mesh(a->shape) || vx_collider_is_mesh(b->shape))
@@ -191,7 +198,7 @@ bool vx_time_of_impact(const vx_toi_body *a, const vx_toi_body *b, float t_max, 
         /* Farther apart than what can close in the time left: no impact. */
         float reach = tolerance + closing * (t_max - t) + inset;
         vx_manifold m;
-        if (!vx_collide_shapes(a->shape, &ta, b->shape, &tb, reach, &m)) return false;
+        if (!vx_collide_shapes_prism(a->shape, &ta, prism_a, b->shape, &tb, prism_b, reach, &m)) return false;
         vx_vec3 n = m.normal;
         float gap = vx_toi_gap_along(a->shape, &ta, b->shape, &tb, n) + inset;
         if (gap <= tolerance) {

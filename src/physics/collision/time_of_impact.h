@@ -17,6 +17,8 @@
 #include "voltex/math.h"
 #include "voltex/physics.h"
 
+struct vx_triangle_hull_s;
+
 /* One body of a sweep: its shape, pose at time 0 and constant velocities. */
 typedef struct {
     const vx_collider *shape;
@@ -40,6 +42,11 @@ typedef struct {
  * farther apart than tolerance / 2 throughout. Deterministic: the same
  * input gives the same answer bit for bit. */
 bool vx_time_of_impact(const vx_toi_body *a, const vx_toi_body *b, float t_max, float tolerance, float *t_hit);
+/* vx_time_of_impact where a non-NULL prism_a (prism_b) is the triangle
+ * prism whose hull is a's (b's) shape, as vx_mesh_for_each_prism hands it
+ * out (a sphere then meets it without the hull test: collide_prism_sphere.h). */
+bool vx_time_of_impact_prism(const vx_toi_body *a, const struct vx_triangle_hull_s *prism_a, const vx_toi_body *b,
+                             const struct vx_triangle_hull_s *prism_b, float t_max, float tolerance, float *t_hit);
 
 /* The pose of a sweep's body at time t: x + v t, and q turned by w t. */
 vx_transform vx_toi_body_pose(const vx_toi_body *body, float t);
