@@ -122,7 +122,11 @@ static float core_impact_with(const vx_body_set *bodies, uint32_t d, uint32_t o,
     vx_transform td = vx_toi_body_pose(&sd, 0.0f), to = vx_toi_body_pose(&so, 0.0f);
     vx_manifold m;
     if (!vx_collide_shapes_prism(&id->collider, &td, NULL, other, &to, prism, reach, &m)) return h; /* out of reach */
-    float start_gap = vx_toi_gap_along(&id->collider, &td, other, &to, m.normal);
+    /* a sphere against a prism: the gap along the nearest point's direction
+     * is the distance less the radius, -depth */
+    float start_gap = prism && id->collider.type == VX_SHAPE_SPHERE
+                          ? 0.0f - m.points[0].depth
+                          : vx_toi_gap_along(&id->collider, &td, other, &to, m.normal);
     float inset = VX_CCD_CORE_INSET + fmaxf(0.0f - start_gap, 0.0f);
     vx_collider core = id->collider;
     if (core.type == VX_SHAPE_HULL) /* a hull's core: its support moved in (never below half its size) */
@@ -170,7 +174,8 @@ static float core_impact(const vx_body_set *bodies, uint32_t d, uint32_t o, floa
     float travel = vx_vec3_length(vx_vec3_sub(d1.position, d0.position));
     float thickness = 2.0f * vx_collide_shape_reach(shape) + travel + grow + 1e-3f;
     mesh_core c = {bodies, d, o, fast, h, h};
-    vx_mesh_for_each_prism(&io->collider, &o0, box, d0.position, thickness, core_against_prism, &c);
+    bool planes_only = shape->type == VX_SHAPE_SPHERE; /* a sphere meets the planes alone */
+    vx_mesh_for_each_prism(&io->collider, &o0, box, d0.position, thickness, planes_only, core_against_prism, &c);
     return c.t;
 }
 

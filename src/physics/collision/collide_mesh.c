@@ -640,6 +640,7 @@ typedef struct {
     const vx_mesh *mesh;
     vx_vec3 side; /* the mesh's frame */
     float thickness;
+    bool planes_only;
     vx_mesh_prism_fn fn;
     void *context;
 } prism_walk;
@@ -650,13 +651,17 @@ static bool visit_prism(void *context, uint32_t t)
     vx_mesh_triangle tri;
     vx_triangle_hull th;
     vx_mesh_get_triangle(w->mesh, t, &tri);
+    if (w->planes_only) {
+        vx_triangle_hull_init_planes(&th, &tri, faces_back(w->side, &tri));
+        return w->fn(w->context, NULL, &th);
+    }
     facing_prism(w->side, w->thickness, &tri, &th);
     vx_collider c = vx_collider_hull(&th.hull);
     return w->fn(w->context, &c, &th);
 }
 
 void vx_mesh_for_each_prism(const vx_collider *mesh, const vx_transform *pm, vx_aabb world_box, vx_vec3 side_point,
-                            float thickness, vx_mesh_prism_fn fn, void *context)
+                            float thickness, bool planes_only, vx_mesh_prism_fn fn, void *context)
 {
     vx_quat q = vx_collide_rotation(pm);
     vx_mat3 r = vx_mat3_from_quat(q);
@@ -667,6 +672,7 @@ void vx_mesh_for_each_prism(const vx_collider *mesh, const vx_transform *pm, vx_
     e.x = fabsf(rt.m[0][0]) * h.x + fabsf(rt.m[0][1]) * h.y + fabsf(rt.m[0][2]) * h.z;
     e.y = fabsf(rt.m[1][0]) * h.x + fabsf(rt.m[1][1]) * h.y + fabsf(rt.m[1][2]) * h.z;
     e.z = fabsf(rt.m[2][0]) * h.x + fabsf(rt.m[2][1]) * h.y + fabsf(rt.m[2][2]) * h.z;
-    prism_walk w = {mesh->mesh, vx_mat3_mul_vec3(&rt, vx_vec3_sub(side_point, pm->position)), thickness, fn, context};
+    prism_walk w = {mesh->mesh, vx_mat3_mul_vec3(&rt, vx_vec3_sub(side_point, pm->position)), thickness, planes_only,
+                    fn, context};
     vx_mesh_query(mesh->mesh, vx_aabb_from_center_half_extents(centre, e), visit_prism, &w);
 }

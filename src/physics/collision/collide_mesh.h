@@ -47,9 +47,12 @@ struct vx_triangle_hull_s;
 typedef bool (*vx_mesh_prism_fn)(void *context, const vx_collider *prism, const struct vx_triangle_hull_s *th);
 
 /* fn for each triangle of the mesh at pm whose bounds meet world_box, as the
- * prism facing side_point (world) with the given thickness. */
+ * prism facing side_point (world) with the given thickness. With
+ * planes_only the prism has only its top vertices and its top and side
+ * planes (vx_triangle_hull_init_planes: what a sphere meets) and fn gets no
+ * collider (NULL). */
 void vx_mesh_for_each_prism(const vx_collider *mesh, const vx_transform *pm, vx_aabb world_box, vx_vec3 side_point,
-                            float thickness, vx_mesh_prism_fn fn, void *context);
+                            float thickness, bool planes_only, vx_mesh_prism_fn fn, void *context);
 
 /* Whether the convex shape (sphere, box, capsule, hull; its body frame at
  * pose) overlaps the mesh at mesh_pose, exactly: touching is not

@@ -4,6 +4,7 @@
 #include <float.h>
 #include <math.h>
 
+#include "common/assert.h"
 #include "physics/collision/collide_internal.h"
 #include "physics/collision/collide_shapes.h"
 
@@ -39,31 +40,35 @@ bool vx_collide_prism_sphere(const vx_triangle_hull *th, vx_vec3 centre, float r
 {
     margin = vx_collide_sanitize_margin(margin);
     const vx_hull_face *top = &th->faces[VX_TRIANGLE_HULL_TOP];
-    float height = vx_vec3_dot(top->normal, centre) - top->offset;
-    if (height > 0.0f) {
-        bool inside;
-        vx_vec3 q = nearest_on_triangle(centre, th->vertices[0], th->vertices[1], th->vertices[2], &inside);
-        vx_vec3 n = top->normal;
-        float dist_sq = height * height;
-        if (inside) {
-            q = vx_vec3_sub(centre, vx_vec3_scale(n, height));
-        } else {
-            dist_sq = vx_vec3_length_sq(vx_vec3_sub(centre, q));
-        }
-        /* Below FLT_MIN the direction is lost: the centre is on the surface. */
-        if (dist_sq >= FLT_MIN) {
-            float dist = inside ? height : sqrtf(dist_sq);
-            float depth = radius - dist;
-            if (!(depth > -margin)) return false;
-            /* over the face the way out is its normal (centre - q has lost
-             * the direction's bits when the centre is near the face) */
-            if (!inside) n = vx_vec3_scale(vx_vec3_sub(centre, q), 1.0f / dist);
-            out->normal = n;
-            out->on_prism = q;
-            out->on_sphere = vx_vec3_sub(centre, vx_vec3_scale(n, radius));
-            out->depth = depth;
-            return true;
-        }
+    vx_vec3 n = top->normal;
+    float height = vx_vec3_dot(n, centre) - top->offset;
+    /* the triangle's nearest point is the centre's across the plane too */
+    bool inside;
+    vx_vec3 q = nearest_on_triangle(centre, th->vertices[0], th->vertices[1], th->vertices[2], &inside);
+    float dist_sq = 0.0f;
+    if (!inside) {
+        /* beside the triangle: nearest at its edge or corner, or, for a
+         * centre a little under the top's plane (rounding), at the prism's
+         * side level with it */
+        if (height < 0.0f) q = vx_vec3_add(q, vx_vec3_scale(n, height));
+        dist_sq = vx_vec3_length_sq(vx_vec3_sub(centre, q));
+    } else if (height > 0.0f) {
+        q = vx_vec3_sub(centre, vx_vec3_scale(n, height));
+        dist_sq = height * height;
+    }
+    /* Below FLT_MIN the direction is lost: the centre is on the surface. */
+    if (dist_sq >= FLT_MIN) {
+        float dist = inside ? height : sqrtf(dist_sq);
+        float depth = radius - dist;
+        if (!(depth > -margin)) return false;
+        /* over the face the way out is its normal (centre - q has lost the
+         * direction's bits when the centre is near the face) */
+        if (!inside) n = vx_vec3_scale(vx_vec3_sub(centre, q), 1.0f / dist);
+        out->normal = n;
+        out->on_prism = q;
+        out->on_sphere = vx_vec3_sub(centre, vx_vec3_scale(n, radius));
+        out->depth = depth;
+        return true;
     }
     /* On the plane or under it: out through the least deep of the top and
      * the sides (the bottom is a thickness deeper than the top) */
@@ -79,18 +84,16 @@ bool vx_collide_prism_sphere(const vx_triangle_hull *th, vx_vec3 centre, float r
     float dist = s > 0.0f ? 0.0f : -s;
     float depth = radius + dist;
     if (!(depth > -margin)) return false;
-    vx_vec3 n = th->faces[face].normal;
-    out->normal = n;
-    out->on_prism = vx_vec3_add(centre, vx_vec3_scale(n, dist));
-    out->on_sphere = vx_vec3_sub(centre, vx_vec3_scale(n, radius));
+    vx_vec3 way_out = th->faces[face].normal;
+    out->normal = way_out;
+    out->on_prism = vx_vec3_add(centre, vx_vec3_scale(way_out, dist));
+    out->on_sphere = vx_vec3_sub(centre, vx_vec3_scale(way_out, radius));
     out->depth = depth;
     return true;
 }
 
-/* The sphere (centre at world position) against the prism placed at pose:
- * the contact in the world, its normal from the prism to the sphere. */
-static bool sphere_on_placed_prism(const vx_triangle_hull *th, const vx_transform *pose, vx_vec3 centre,
-                                   float radius, float margin, vx_prism_sphere_contact *c)
+bool vx_collide_placed_prism_sphere(const vx_triangle_hull *th, const vx_transform *pose, vx_vec3 centre,
+                                    float radius, float margin, vx_prism_sphere_contact *c)
 {
     vx_mat3 r = vx_mat3_from_quat(vx_collide_rotation(pose));
     vx_mat3 rt = vx_mat3_transpose(&r);
@@ -109,17 +112,18 @@ bool vx_collide_shapes_prism(const vx_collider *a, const vx_transform *ta, const
     vx_prism_sphere_contact c;
     if (prism_a && b->type == VX_SHAPE_SPHERE) {
         vx_manifold_reset(out);
-        if (!sphere_on_placed_prism(prism_a, ta, tb->position, b->radius, margin, &c)) return false;
+        if (!vx_collide_placed_prism_sphere(prism_a, ta, tb->position, b->radius, margin, &c)) return false;
         out->normal = c.normal;
         vx_manifold_push(out, c.on_prism, c.on_sphere, c.depth, 0u);
         return true;
     }
     if (prism_b && a->type == VX_SHAPE_SPHERE) {
         vx_manifold_reset(out);
-        if (!sphere_on_placed_prism(prism_b, tb, ta->position, a->radius, margin, &c)) return false;
+        if (!vx_collide_placed_prism_sphere(prism_b, tb, ta->position, a->radius, margin, &c)) return false;
         out->normal = vx_vec3_neg(c.normal);
         vx_manifold_push(out, c.on_sphere, c.on_prism, c.depth, 0u);
         return true;
     }
+    VX_ASSERT(a && b);
     return vx_collide_shapes(a, ta, b, tb, margin, out);
 }

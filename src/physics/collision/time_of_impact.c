@@ -135,7 +135,8 @@ static bool mesh_time_of_impact(const vx_toi_body *a, const vx_toi_body *b, floa
     s.tolerance = tolerance;
     float travel = vx_vec3_length(vx_vec3_sub(c1.position, c0.position));
     float thickness = 2.0f * reach + travel + grow + 1e-3f;
-    vx_mesh_for_each_prism(m->shape, &m0, box, c0.position, thickness, sweep_prism, &s);
+    bool planes_only = c->shape->type == VX_SHAPE_SPHERE; /* a sphere meets the planes alone */
+    vx_mesh_for_each_prism(m->shape, &m0, box, c0.position, thickness, planes_only, sweep_prism, &s);
     if (s.hit) *t_hit = s.t;
     return s.hit;
 }
@@ -179,9 +180,49 @@ bool vx_time_of_impact(const vx_toi_body *a, const vx_toi_body *b, float t_max, 
     return vx_time_of_impact_prism(a, NULL, b, NULL, t_max, tolerance, t_hit);
 }
 
+/* A sphere against a triangle's prism (its top and side planes are
+ * enough): the advancement below, with the gap the distance from the
+ * triangle's nearest point less the radius (what the supports along the
+ * nearest point's direction give, without the prism's hull). */
+static bool sphere_prism_time_of_impact(const vx_toi_body *a, const vx_triangle_hull *prism_a, const vx_toi_body *b,
+                                        const vx_triangle_hull *prism_b, float t_max, float tolerance, float *t_hit)
+{
+    bool prism_is_a = prism_a != NULL;
+    const vx_toi_body *prism_body = prism_is_a ? a : b, *sphere = prism_is_a ? b : a;
+    const vx_triangle_hull *th = prism_is_a ? prism_a : prism_b;
+    float radius = sphere->shape->radius;
+    vx_vec3 dv = vx_vec3_sub(a->v, b->v);
+    float turning = vx_vec3_length(a->w) * a->sweep_radius + vx_vec3_length(b->w) * b->sweep_radius;
+    float closing = vx_vec3_length(dv) + turning;
+    float inset = a->inset + b->inset;
+    float t = 0.0f;
+    for (int it = 0; it < VX_TOI_MAX_ITERATIONS; it++) {
+        vx_transform tp = vx_toi_shape_pose(prism_body, t);
+        vx_vec3 centre = vx_toi_shape_pose(sphere, t).position;
+        float reach = tolerance + closing * (t_max - t) + inset;
+        vx_prism_sphere_contact c;
+        if (!vx_collide_placed_prism_sphere(th, &tp, centre, radius, reach, &c)) return false;
+        vx_vec3 n = prism_is_a ? c.normal : vx_vec3_neg(c.normal); /* from a to b */
+        float gap = (0.0f - c.depth) + inset;
+        if (gap <= tolerance) {
+            *t_hit = t;
+            return true;
+        }
+        float rate = vx_vec3_dot(n, dv) + turning;
+        if (!(rate > 0.0f)) return false; /* the gap along n never closes */
+        t += (gap - 0.5f * tolerance) / rate;
+        if (!(t <= t_max)) return false;
+    }
+    *t_hit = t; /* undecided: an impact, the safe side */
+    return true;
+}
+
 bool vx_time_of_impact_prism(const vx_toi_body *a, const vx_triangle_hull *prism_a, const vx_toi_body *b,
                              const vx_triangle_hull *prism_b, float t_max, float tolerance, float *t_hit)
 {
+    if ((prism_a && b->shape->type == VX_SHAPE_SPHERE) || (prism_b && a->shape->type == VX_SHAPE_SPHERE))
+        return sphere_prism_time_of_impact(a, prism_a, b, prism_b, t_max, tolerance, t_hit);
+    VX_ASSERT(a->shape && b->shape);
     if (vx_collider_is_compound(a->shape) || vx_collider_is_compound(b->shape))
         return compound_time_of_impact(a, b, t_max, tolerance, t_hit);
     if (vx_collider_is_mesh(a->shape) || vx_collider_is_mesh(b->shape))

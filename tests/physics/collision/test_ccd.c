@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "physics/body/mesh.h"
 #include "physics/collision/time_of_impact.h"
 #include "test_helpers.h"
 #include "voltex/physics.h"
@@ -822,6 +823,50 @@ Test(toi, sphere_against_sphere_meets_at_the_closed_form_time)
     cr_assert_geq(t, exact - tol / 30.0 - 1e-6, "t = %.9g, touch at %.9g", (double)t, exact);
     /* stopping short of the window: no impact */
     cr_assert_not(vx_time_of_impact(&a, &b, 0.02f, tol, &t));
+}
+
+/* A 0.1 m sphere at 30 m/s against a mesh triangle (the sweep meets a
+ * sphere without the prism's hull): falling onto its face from 1 m up it
+ * touches after 0.9 / 30 s; rolling in the triangle's plane towards an
+ * edge from 0.5 m beside it, after 0.4 / 30 s; passing 1 cm wide of that
+ * edge, never. */
+Test(toi, sphere_against_a_mesh_triangle_meets_at_the_closed_form_time)
+{
+    vx_vec3 corners[3] = {vx_vec3_make(-5.0f, 0.0f, -5.0f), vx_vec3_make(-5.0f, 0.0f, 5.0f),
+                          vx_vec3_make(5.0f, 0.0f, -5.0f)};
+    uint32_t indices[3] = {0, 1, 2};
+    vx_mesh *mesh = NULL;
+    vx_error err;
+    cr_assert_eq(vx_mesh_build(corners, 3, indices, 1, &mesh, &err), VX_OK, "%s", err.message);
+    vx_collider ground = vx_collider_mesh(mesh), ball = vx_collider_sphere(0.1f);
+    vx_toi_body m = toi_body(&ground, vx_vec3_zero(), vx_vec3_zero(), vx_vec3_zero(), 0.0f);
+    const float tol = 1e-3f;
+    struct {
+        vx_vec3 x, v;
+        double exact; /* < 0: no impact */
+    } cases[] = {
+        {{-2.0f, 1.0f, -2.0f}, {0.0f, -30.0f, 0.0f}, 0.9 / 30.0},
+        {{-5.5f, 0.0f, 0.0f}, {30.0f, 0.0f, 0.0f}, 0.4 / 30.0},
+        {{-5.5f, 0.11f, 6.0f}, {30.0f, 0.0f, 0.0f}, -1.0},
+    };
+    for (int i = 0; i < 3; i++) {
+        vx_toi_body b = toi_body(&ball, cases[i].x, cases[i].v, vx_vec3_zero(), 0.0f);
+        float t = -1.0f;
+        bool hit = vx_time_of_impact(&m, &b, 0.05f, tol, &t);
+        if (cases[i].exact < 0.0) {
+            cr_assert_not(hit, "case %d: t = %g", i, (double)t);
+            continue;
+        }
+        cr_assert(hit, "case %d", i);
+        cr_assert_leq(t, cases[i].exact + 1e-6, "case %d: t = %.9g after the touch at %.9g", i, (double)t,
+                      cases[i].exact);
+        cr_assert_geq(t, cases[i].exact - tol / 30.0 - 1e-6, "case %d: t = %.9g, touch at %.9g", i, (double)t,
+                      cases[i].exact);
+        /* either way round */
+        cr_assert(vx_time_of_impact(&b, &m, 0.05f, tol, &t), "case %d reversed", i);
+        cr_assert_leq(t, cases[i].exact + 1e-6, "case %d reversed: t = %.9g", i, (double)t);
+    }
+    vx_mesh_destroy(mesh);
 }
 
 /* The same sphere passing 3 cm wide of the other at 200 m/s: no impact. */

@@ -86,6 +86,31 @@ Test(collide_prism_sphere, beside_an_edge_and_a_corner_along_the_way_out)
     VX_ASSERT_VEC3_NEAR(c.on_prism, 2.0f, 0.0f, 0.0f, 1e-6f);
 }
 
+Test(collide_prism_sphere, on_the_plane_beside_the_triangle_by_the_distance_to_its_edge)
+{
+    /* a ball rolling in the triangle's plane towards its edge x = 0 (a
+     * sweep meets the triangle this way): touching 0.1 m before the centre
+     * reaches the edge, as the hull test of the full prism says */
+    vx_mesh_triangle t = triangle(vx_vec3_make(0, 0, 0), vx_vec3_make(0, 0, 2), vx_vec3_make(2, 0, 0));
+    vx_transform identity = vx_test_pose(vx_vec3_zero(), vx_quat_identity());
+    for (int i = 0; i <= 20; i++) {
+        float d = 0.01f * (float)i; /* centre this far beside the edge */
+        vx_vec3 centre = vx_vec3_make(-d, 0.0f, 1.0f);
+        vx_triangle_hull th = planes_facing(&t, centre), full;
+        vx_triangle_hull_init(&full, &t, th.back, THICKNESS);
+        vx_prism_sphere_contact c;
+        vx_manifold m;
+        bool got = vx_collide_prism_sphere(&th, centre, 0.1f, 0.0f, &c);
+        bool expected = vx_collide_hull_sphere(&full.hull, &identity, centre, 0.1f, 0.0f, &m);
+        cr_assert_eq(got, expected, "d = %g", (double)d);
+        cr_assert_eq(got, d <= 0.1f, "d = %g", (double)d);
+        if (!got) continue;
+        cr_assert_float_eq(c.depth, 0.1f - d, 1e-6f, "d = %g", (double)d);
+        if (i > 0) VX_ASSERT_VEC3_NEAR(c.normal, -1.0f, 0.0f, 0.0f, 1e-6f);
+        cr_assert(fabsf(c.depth - m.points[0].depth) < 1e-6f);
+    }
+}
+
 /* A point near the triangle: on its plane's side of the centre, near a
  * random corner, edge or inner point, up to `reach` away. */
 static vx_vec3 near_point(vx_test_rng *rng, const vx_mesh_triangle *t, float reach)
