@@ -51,6 +51,7 @@ vx_world_def vx_world_def_default(void)
     c.speculative_distance = VX_SPECULATIVE_DISTANCE;
     c.broadphase = VX_BROADPHASE;
     c.order = VX_SOLVER_ORDER_SEQUENTIAL; /* the order the validation figures were measured with */
+    c.restitution = VX_RESTITUTION_SEQUENTIAL;
     return c;
 }
 
@@ -66,6 +67,23 @@ bool vx_solver_order_from_name(const char *name, vx_solver_order *out)
     for (unsigned i = 0; i < 2u; i++)
         if (strcmp(name, order_names[i]) == 0) {
             *out = (vx_solver_order)i;
+            return true;
+        }
+    return false;
+}
+
+static const char *const restitution_names[] = {"sequential", "simultaneous"}; /* by vx_restitution_model */
+
+const char *vx_restitution_model_name(vx_restitution_model model)
+{
+    return (unsigned)model < 2u ? restitution_names[model] : "?";
+}
+
+bool vx_restitution_model_from_name(const char *name, vx_restitution_model *out)
+{
+    for (unsigned i = 0; i < 2u; i++)
+        if (strcmp(name, restitution_names[i]) == 0) {
+            *out = (vx_restitution_model)i;
             return true;
         }
     return false;

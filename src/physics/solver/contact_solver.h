@@ -73,7 +73,10 @@ typedef struct {
     vx_vec3 local_a;  /* the point on A, in A's body frame */
     vx_vec3 local_b;  /* the point on B, in B's body frame */
     uint32_t feature;
-    float approach;   /* m/s: the approach speed restitution uses (< 0 approaching) */
+    float approach;   /* m/s: the approach speed the solve's restitution uses (< 0 approaching; 0 for
+                         the points the collision pass bounces) */
+    float separation; /* m: at the set-up (-depth) */
+    float collision_impulse; /* N*s: what the collision pass pushed (reported, never warm started) */
     vx_vec3 velocity; /* m/s: relative velocity (B - A) at the point before the solve, world */
     bool bounced;     /* restitution was applied at this point in this substep */
     bool may_pend;    /* speculative and fast: if stopped now, it bounces when it touches */
@@ -87,6 +90,7 @@ typedef struct {
     int count;
     bool solve; /* neither sensor nor a pair without a dynamic body */
     bool sensor;
+    bool collide; /* a point of two dynamic bodies the collision pass bounces (as prepared) */
     vx_vec3 n;  /* unit, from A to B */
     vx_vec3 t1;
     vx_vec3 t2;
@@ -186,6 +190,9 @@ typedef struct {
     size_t substep_point_capacity;
     vx_vec3 *start_x;
     size_t start_x_capacity;
+    /* the collision pass: the bodies it has pushed (by slot) */
+    unsigned char *collided;
+    size_t collided_capacity;
 } vx_contact_solver;
 
 void vx_contact_solver_init(vx_contact_solver *s);
@@ -197,6 +204,23 @@ void vx_contact_solver_free(vx_contact_solver *s);
 vx_status vx_contact_solver_prepare(vx_contact_solver *s, const vx_narrow_phase *d,
                                     const vx_body_set *bodies, const vx_contact_cache *cache,
                                     const vx_world_def *config, float h);
+/* The collision pass of config->restitution VX_RESTITUTION_SEQUENTIAL
+ * (contact_collide.c), after prepare and before the velocity solve, on the
+ * bodies' velocities: every point that approaches faster than the
+ * restitution threshold and whose gap closes within the step is bounced,
+ * pair by pair in pair order with the velocities the bounces before it
+ * left, in passes until nothing approaches; its restitution in the solve
+ * (prepare's target, pending bounce or the substeps' finish) is taken back.
+ * A fast approach to a static or kinematic body as prepared is left to the
+ * solve. Serial: the same bytes for any threads and order. */
+vx_status vx_contact_solver_collide(vx_contact_solver *s, vx_body_set *bodies, const vx_world_def *config);
+/* s: a gap the step's velocity solve would stop if it closed within this
+ * long at the approach speed now (the step; with substeps also the relax
+ * after the last one, which holds the gaps that close within one more). */
+static inline float vx_contact_collide_lookahead(const vx_world_def *config)
+{
+    return config->substeps > 1 ? config->fixed_dt + config->fixed_dt / (float)config->substeps : config->fixed_dt;
+}
 /* On the rows and packed copies of the velocities (contact_velocity.c), colour
  * by colour: the warm-start impulses applied (when warm_start), then
  * iterations passes of friction then normal rows over every constraint.
