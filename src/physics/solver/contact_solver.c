@@ -34,7 +34,10 @@
  *     threshold, vn >= -e * approach. A speculative point stopping a fast
  *     approach remembers it (contact cache, pending_velocity) and the bounce
  *     comes in the next substep, when the point touches: the body bounces
- *     from the surface, not from wherever the substep began. */
+ *     from the surface, not from wherever the substep began. With
+ *     restitution "sequential", a pair of dynamic bodies gets no such target
+ *     (but a pending bounce): the collision pass bounces it before the solve
+ *     (contact_collide.c). */
 
 /* m: a point this close counts as touching for restitution: it bounces from
  * where it is. Farther points stop at the surface first. Far above float

@@ -2,7 +2,8 @@
  * are found and set up once per step, and only the solver runs per substep
  * of h, on separations re-estimated from the current poses, with a soft
  * push-out for overlap that a relax pass takes back; restitution is applied
- * once at the end of the step (vx_contact_substep_finish). See
+ * once at the end of the step (vx_contact_substep_finish), but for the
+ * points the collision pass bounced before the first substep. See
  * docs/simulation.md, "Substeps". */
 #include "physics/solver/contact_solver.h"
 
