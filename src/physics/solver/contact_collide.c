@@ -32,27 +32,6 @@
 /* Projected Gauss-Seidel passes over a manifold's bounced points. */
 #define VX_COLLISION_POINT_PASSES 8
 
-static float point_speed(const vx_body_velocity *va, const vx_body_velocity *vb, vx_vec3 n,
-                         const vx_contact_hot_row *r)
-{
-    return vx_vec3_dot(vx_vec3_sub(vb->v, va->v), n) + vx_vec3_dot(vb->w, vx_contact_get3(r->rb_n)) -
-           vx_vec3_dot(va->w, vx_contact_get3(r->ra_n));
-}
-
-static void push(vx_body_velocity *va, vx_body_velocity *vb, const vx_contact_constraint *c,
-                 const vx_contact_hot_row *r, float lambda)
-{
-    vx_vec3 p = vx_vec3_scale(c->n, lambda);
-    if (c->inv_mass_a > 0.0f) {
-        va->v = vx_vec3_sub(va->v, vx_vec3_scale(p, c->inv_mass_a));
-        va->w = vx_vec3_sub(va->w, vx_vec3_scale(vx_contact_get3(r->ia_n), lambda));
-    }
-    if (c->inv_mass_b > 0.0f) {
-        vb->v = vx_vec3_add(vb->v, vx_vec3_scale(p, c->inv_mass_b));
-        vb->w = vx_vec3_add(vb->w, vx_vec3_scale(vx_contact_get3(r->ib_n), lambda));
-    }
-}
-
 /* Constraint c's points that approach faster than the threshold and close
  * their gap within the step, bounced with restitution e; true if any was. */
 static bool collide_constraint(vx_contact_solver *s, const vx_contact_constraint *c, vx_body_set *bodies, float e,
@@ -69,7 +48,7 @@ static bool collide_constraint(vx_contact_solver *s, const vx_contact_constraint
     for (int k = 0; k < c->count; k++) {
         const vx_contact_hot_row *r = &s->rows[c->first + (uint32_t)k];
         const vx_contact_anchor *an = &s->anchors[c->first + (uint32_t)k];
-        float vn = point_speed(va, vb, c->n, r);
+        float vn = vx_contact_normal_speed(va, vb, c->n, r);
         impulse[k] = 0.0f;
         target[k] = (0.0f - e) * vn;
         /* a fast approach to a static or kinematic body, as prepared, is
@@ -85,12 +64,12 @@ static bool collide_constraint(vx_contact_solver *s, const vx_contact_constraint
             int k = (p & 1) ? c->count - 1 - j : j; /* forwards, then backwards */
             if (!bounce[k]) continue;
             const vx_contact_hot_row *r = &s->rows[c->first + (uint32_t)k];
-            float lambda = (target[k] - point_speed(va, vb, c->n, r)) * r->normal_mass;
+            float lambda = (target[k] - vx_contact_normal_speed(va, vb, c->n, r)) * r->normal_mass;
             float total = impulse[k] + lambda;
             total = total > 0.0f ? total : 0.0f;
             lambda = total - impulse[k];
             impulse[k] = total;
-            push(va, vb, c, r, lambda);
+            vx_contact_push_normal(va, vb, c->n, c->inv_mass_a, c->inv_mass_b, r, lambda);
         }
     }
     bool pushed = false;

@@ -68,6 +68,31 @@ static inline void vx_contact_put3(float out[4], vx_vec3 v)
     out[3] = 0.0f;
 }
 
+/* The relative normal speed of a constraint's point (row r) from the
+ * bodies' velocities, and an impulse lambda along the normal applied to
+ * them (B gets +, A gets -; only dynamic bodies move): the end-of-step
+ * bounces of the substeps and the collision pass. */
+static inline float vx_contact_normal_speed(const vx_body_velocity *va, const vx_body_velocity *vb, vx_vec3 n,
+                                            const vx_contact_hot_row *r)
+{
+    return vx_vec3_dot(vx_vec3_sub(vb->v, va->v), n) + vx_vec3_dot(vb->w, vx_contact_get3(r->rb_n)) -
+           vx_vec3_dot(va->w, vx_contact_get3(r->ra_n));
+}
+
+static inline void vx_contact_push_normal(vx_body_velocity *va, vx_body_velocity *vb, vx_vec3 n, float inv_mass_a,
+                                          float inv_mass_b, const vx_contact_hot_row *r, float lambda)
+{
+    vx_vec3 p = vx_vec3_scale(n, lambda);
+    if (inv_mass_a > 0.0f) {
+        va->v = vx_vec3_sub(va->v, vx_vec3_scale(p, inv_mass_a));
+        va->w = vx_vec3_sub(va->w, vx_vec3_scale(vx_contact_get3(r->ia_n), lambda));
+    }
+    if (inv_mass_b > 0.0f) {
+        vb->v = vx_vec3_add(vb->v, vx_vec3_scale(p, inv_mass_b));
+        vb->w = vx_vec3_add(vb->w, vx_vec3_scale(vx_contact_get3(r->ib_n), lambda));
+    }
+}
+
 /* What the position passes, the cache and the report need of a point. */
 typedef struct {
     vx_vec3 local_a;  /* the point on A, in A's body frame */
