@@ -139,11 +139,10 @@ static hanging_result run_hanging(int substeps)
     def.substeps = substeps;
     vx_error err;
     cr_assert_eq(vx_world_set_def(v->scene.world, &def, &err), VX_OK, "%s", err.message);
+    static const char *const names[5] = {"ball0", "ball1", "ball2", "ball3", "ball4"};
     size_t ball[5];
     for (int k = 0; k < 5; k++) {
-        char name[8];
-        snprintf(name, sizeof name, "ball%d", k);
-        ball[k] = vx_validation_entity(v, name);
+        ball[k] = vx_validation_entity(v, names[k]);
         cr_assert_eq(vx_validation_body(v, ball[k])->restitution, 1.0f);
     }
     double e0 = vx_validation_total_energy(v, v->start);
