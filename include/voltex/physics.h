@@ -224,6 +224,21 @@ typedef enum {
                                        solver runs on every thread and 4 contacts per SIMD lane set */
 } vx_solver_order;
 
+/* How bounces are made (scene key solver.restitution). */
+typedef enum {
+    VX_RESTITUTION_SEQUENTIAL = 0,  /* a collision pass before the velocity solve bounces the pairs of
+                                       dynamic bodies whose gap closes within the step, one pair after
+                                       the other with the velocities the last bounce left: a blow runs
+                                       down a row of balls as in a Newton's cradle */
+    VX_RESTITUTION_SIMULTANEOUS = 1 /* every bounce a target of the velocity solve, from the approach
+                                       at the step's start: a row of balls takes a blow as one body */
+} vx_restitution_model;
+
+/* "sequential" / "simultaneous": the names of the scene key. */
+const char *vx_restitution_model_name(vx_restitution_model model);
+/* The model named name; false (and *out untouched) for any other name. */
+bool vx_restitution_model_from_name(const char *name, vx_restitution_model *out);
+
 /* "sequential" / "colored": the names of the scene key and --order. */
 const char *vx_solver_order_name(vx_solver_order order);
 /* The order named name; false (and *out untouched) for any other name. */
@@ -246,6 +261,7 @@ typedef struct {
     float speculative_distance;  /* m: contacts are made this far before touching */
     vx_broadphase_kind broadphase;
     vx_solver_order order;
+    vx_restitution_model restitution; /* how bounces are made */
     /* the memory budget of a step: at most this many pairs of bodies whose
      * bounds overlap in a substep (each costs up to VX_PAIR_BYTES); more end
      * the step with VX_ERR_BUDGET before their memory is taken. 0: no limit */

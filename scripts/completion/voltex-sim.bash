@@ -10,7 +10,7 @@ _voltex_sim()
                    --help --version --schema"
     local solver_keys="iterations position_iterations substeps warm_starting sleeping threads
                        restitution_threshold baumgarte_slop baumgarte_percent max_correction
-                       speculative_distance broadphase order reuse_contacts"
+                       speculative_distance broadphase order reuse_contacts restitution"
     COMPREPLY=()
     case "$prev" in
     -f | --format) mapfile -t COMPREPLY < <(compgen -W "csv json jsonl glb" -- "$cur"); return 0 ;;

@@ -51,10 +51,19 @@ vx_world_def vx_world_def_default(void)
     c.speculative_distance = VX_SPECULATIVE_DISTANCE;
     c.broadphase = VX_BROADPHASE;
     c.order = VX_SOLVER_ORDER_SEQUENTIAL; /* the order the validation figures were measured with */
+    c.restitution = VX_RESTITUTION_SEQUENTIAL;
     return c;
 }
 
 static const char *const order_names[] = {"sequential", "colored"}; /* by vx_solver_order */
+
+/* The index of name among the count names, or count. */
+static unsigned name_index(const char *const *names, unsigned count, const char *name)
+{
+    unsigned i = 0;
+    while (i < count && strcmp(name, names[i]) != 0) i++;
+    return i;
+}
 
 const char *vx_solver_order_name(vx_solver_order order)
 {
@@ -63,10 +72,21 @@ const char *vx_solver_order_name(vx_solver_order order)
 
 bool vx_solver_order_from_name(const char *name, vx_solver_order *out)
 {
-    for (unsigned i = 0; i < 2u; i++)
-        if (strcmp(name, order_names[i]) == 0) {
-            *out = (vx_solver_order)i;
-            return true;
-        }
-    return false;
+    unsigned i = name_index(order_names, 2u, name);
+    if (i < 2u) *out = (vx_solver_order)i;
+    return i < 2u;
+}
+
+static const char *const restitution_names[] = {"sequential", "simultaneous"}; /* by vx_restitution_model */
+
+const char *vx_restitution_model_name(vx_restitution_model model)
+{
+    return (unsigned)model < 2u ? restitution_names[model] : "?";
+}
+
+bool vx_restitution_model_from_name(const char *name, vx_restitution_model *out)
+{
+    unsigned i = name_index(restitution_names, 2u, name);
+    if (i < 2u) *out = (vx_restitution_model)i;
+    return i < 2u;
 }

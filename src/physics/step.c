@@ -209,6 +209,8 @@ static vx_status begin_substep(struct vx_step_stages *st, const vx_world_def *co
                                config->reuse_contacts, st->active);
     lap(st, STAGE_NARROW);
     if (s == VX_OK) s = vx_contact_solver_prepare(&st->solver, &st->narrow, bodies, &st->cache, config, h);
+    /* the bounces of pairs of dynamic bodies, one after the other */
+    if (s == VX_OK) s = vx_contact_solver_collide(&st->solver, bodies, config);
     if (s != VX_OK) return s;
     st->counts.manifolds += st->narrow.count;
     st->counts.reused += st->narrow.reused;

@@ -46,6 +46,8 @@ static vx_status check_def(const vx_world_def *d, vx_error *err)
         problem = "broadphase: not a vx_broadphase_kind";
     else if ((unsigned)d->order > (unsigned)VX_SOLVER_ORDER_COLORED)
         problem = "order: not a vx_solver_order";
+    else if ((unsigned)d->restitution > (unsigned)VX_RESTITUTION_SIMULTANEOUS)
+        problem = "restitution: not a vx_restitution_model";
     if (problem) return vx_error_set(err, VX_ERR_INVALID, "world def: %s", problem);
     return VX_OK;
 }

@@ -6,7 +6,7 @@
 static const char *const solver_keys[] = {
     "iterations",     "position_iterations", "substeps",       "warm_starting",        "sleeping",
     "threads",        "restitution_threshold", "baumgarte_slop", "baumgarte_percent", "max_correction",
-    "speculative_distance", "broadphase", "order", "reuse_contacts"};
+    "speculative_distance", "broadphase", "order", "reuse_contacts", "restitution"};
 
 static vx_status read_broadphase(vx_json_reader *r, const cJSON *item, vx_broadphase_kind *out)
 {
@@ -32,6 +32,16 @@ static vx_status read_order(vx_json_reader *r, const cJSON *item, vx_solver_orde
     return VX_OK;
 }
 
+static vx_status read_restitution(vx_json_reader *r, const cJSON *item, vx_restitution_model *out)
+{
+    const char *name = NULL;
+    vx_status st = vx_json_read_string(r, item, &name);
+    if (st != VX_OK) return st;
+    if (!vx_restitution_model_from_name(name, out))
+        return vx_json_fail(r, VX_ERR_INVALID, "must be \"sequential\" or \"simultaneous\"");
+    return VX_OK;
+}
+
 static vx_status read_int_setting(vx_json_reader *r, const cJSON *item, int64_t min, int64_t max, int *out)
 {
     int64_t v;
@@ -54,6 +64,7 @@ static vx_status read_solver_member(vx_scene_builder *b, const cJSON *m, vx_worl
     if (strcmp(key, "reuse_contacts") == 0) return vx_json_read_bool(r, m, &c->reuse_contacts);
     if (strcmp(key, "broadphase") == 0) return read_broadphase(r, m, &c->broadphase);
     if (strcmp(key, "order") == 0) return read_order(r, m, &c->order);
+    if (strcmp(key, "restitution") == 0) return read_restitution(r, m, &c->restitution);
     if (strcmp(key, "restitution_threshold") == 0)
         return vx_json_read_float(r, m, VX_JSON_NON_NEGATIVE, &c->restitution_threshold);
     if (strcmp(key, "baumgarte_slop") == 0) return vx_json_read_float(r, m, VX_JSON_NON_NEGATIVE, &c->baumgarte_slop);

@@ -18,6 +18,7 @@ Test(config, world_def_defaults)
     cr_assert(cfg.reuse_contacts);
     cr_assert_eq(cfg.threads, 1);
     cr_assert_eq(cfg.order, VX_SOLVER_ORDER_SEQUENTIAL);
+    cr_assert_eq(cfg.restitution, VX_RESTITUTION_SEQUENTIAL);
     cr_assert_eq(cfg.restitution_threshold, 1.0f);
     cr_assert_eq(cfg.baumgarte_slop, 0.01f);
     cr_assert_eq(cfg.baumgarte_percent, 0.4f);
@@ -36,4 +37,18 @@ Test(config, solver_order_names_round_trip)
     cr_assert_not(vx_solver_order_from_name("Colored", &untouched));
     cr_assert_not(vx_solver_order_from_name("", &untouched));
     cr_assert_eq(untouched, VX_SOLVER_ORDER_COLORED);
+}
+
+Test(config, restitution_model_names_round_trip)
+{
+    const vx_restitution_model models[] = {VX_RESTITUTION_SEQUENTIAL, VX_RESTITUTION_SIMULTANEOUS};
+    for (int i = 0; i < 2; i++) {
+        vx_restitution_model back = (vx_restitution_model)99;
+        cr_assert(vx_restitution_model_from_name(vx_restitution_model_name(models[i]), &back));
+        cr_assert_eq(back, models[i]);
+    }
+    cr_assert_str_eq(vx_restitution_model_name(VX_RESTITUTION_SIMULTANEOUS), "simultaneous");
+    vx_restitution_model untouched = VX_RESTITUTION_SIMULTANEOUS;
+    cr_assert_not(vx_restitution_model_from_name("Sequential", &untouched));
+    cr_assert_eq(untouched, VX_RESTITUTION_SIMULTANEOUS);
 }

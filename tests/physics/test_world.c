@@ -35,6 +35,7 @@ static void negative_slop(vx_world_def *d) { d->baumgarte_slop = -0.01f; }
 static void zero_correction(vx_world_def *d) { d->max_correction = 0.0f; }
 static void infinite_margin(vx_world_def *d) { d->speculative_distance = INFINITY; }
 static void bad_order(vx_world_def *d) { d->order = (vx_solver_order)7; }
+static void bad_restitution(vx_world_def *d) { d->restitution = (vx_restitution_model)2; }
 
 Test(world, a_bad_setting_is_named_and_no_world_is_made)
 {
@@ -50,6 +51,7 @@ Test(world, a_bad_setting_is_named_and_no_world_is_made)
         {zero_correction, "world def: max_correction: must be > 0"},
         {infinite_margin, "world def: speculative_distance: must be >= 0"},
         {bad_order, "world def: order: not a vx_solver_order"},
+        {bad_restitution, "world def: restitution: not a vx_restitution_model"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         vx_world_def def = vx_world_def_default();

@@ -250,7 +250,7 @@ Test(scene_errors, unknown_solver_key)
     expect_invalid("{\"solver\": {\"gravity\": 5}, \"entities\": []}",
                    "s.json: solver.gravity: unknown key (expected one of: iterations, position_iterations, substeps, "
                    "warm_starting, sleeping, threads, restitution_threshold, baumgarte_slop, baumgarte_percent, "
-                   "max_correction, speculative_distance, broadphase, order, reuse_contacts)");
+                   "max_correction, speculative_distance, broadphase, order, reuse_contacts, restitution)");
     expect_invalid("{\"solver\": {\"position_iteration\": 5}, \"entities\": []}",
                    "s.json: solver.position_iteration: unknown key (did you mean \"position_iterations\"?)");
     expect_invalid("{\"solver\": {\"max_corection\": 0.1}, \"entities\": []}",
@@ -623,6 +623,14 @@ Test(scene_errors, broadphase_must_be_tree_or_bvh)
                    "s.json: solver.broadphase: must be a string");
     expect_invalid("{\"solver\": {\"broadfase\": \"bvh\"}, \"entities\": []}",
                    "s.json: solver.broadfase: unknown key (did you mean \"broadphase\"?)");
+}
+
+Test(scene_errors, restitution_must_be_sequential_or_simultaneous)
+{
+    expect_invalid("{\"solver\": {\"restitution\": \"together\"}, \"entities\": []}",
+                   "s.json: solver.restitution: must be \"sequential\" or \"simultaneous\"");
+    expect_invalid("{\"solver\": {\"restitution\": 1}, \"entities\": []}",
+                   "s.json: solver.restitution: must be a string");
 }
 
 Test(scene_errors, order_must_be_sequential_or_colored)

@@ -240,11 +240,12 @@ Test(scene_load, solver_keys_are_stored)
             " \"threads\": 8, \"restitution_threshold\": 0.5, \"baumgarte_slop\": 0.005,"
             " \"baumgarte_percent\": 0.2, \"position_iterations\": 7, \"max_correction\": 0.05,"
             " \"speculative_distance\": 0.03, \"broadphase\": \"bvh\", \"order\": \"colored\","
-            " \"reuse_contacts\": false},"
+            " \"reuse_contacts\": false, \"restitution\": \"simultaneous\"},"
             " \"gravity\": [1, 2, 3], \"dt\": 0.01, \"steps\": 0, \"entities\": []}",
             "solver.json", &s);
     cr_assert_eq(vx_world_get_def(s.world)->broadphase, VX_BROADPHASE_BVH);
     cr_assert_eq(vx_world_get_def(s.world)->order, VX_SOLVER_ORDER_COLORED);
+    cr_assert_eq(vx_world_get_def(s.world)->restitution, VX_RESTITUTION_SIMULTANEOUS);
     cr_assert_eq(vx_world_get_def(s.world)->iterations, 25);
     cr_assert_eq(vx_world_get_def(s.world)->substeps, 4);
     cr_assert_not(vx_world_get_def(s.world)->warm_starting);

@@ -34,7 +34,10 @@
  *     threshold, vn >= -e * approach. A speculative point stopping a fast
  *     approach remembers it (contact cache, pending_velocity) and the bounce
  *     comes in the next substep, when the point touches: the body bounces
- *     from the surface, not from wherever the substep began. */
+ *     from the surface, not from wherever the substep began. With
+ *     restitution "sequential", a pair of dynamic bodies gets no such target
+ *     (but a pending bounce): the collision pass bounces it before the solve
+ *     (contact_collide.c). */
 
 /* m: a point this close counts as touching for restitution: it bounces from
  * where it is. Farther points stop at the surface first. Far above float
@@ -70,6 +73,7 @@ void vx_contact_solver_free(vx_contact_solver *s)
     free(s->block_offset);
     free(s->substep_points);
     free(s->start_x);
+    free(s->collided);
     vx_solve_order_free(&s->order);
     vx_solve_flow_free(&s->flow);
     vx_contact_solver_init(s);
@@ -203,8 +207,8 @@ static void load_constraint_registers(const vx_contact_constraint *c, const vx_b
 
 static void prepare_point(vx_contact_constraint *c, const constraint_registers *cr, const vx_manifold_point *mp,
                           const vx_body_set *bodies,
-                          const vx_contact_cache_entry *cached, float restitution, const vx_world_def *config,
-                          float h, vx_contact_hot_row *row, vx_contact_anchor *anchor)
+                          const vx_contact_cache_entry *cached, float restitution, bool by_pass,
+                          const vx_world_def *config, float h, vx_contact_hot_row *row, vx_contact_anchor *anchor)
 {
     const vx_body_pose *pa = &bodies->pose[c->a];
     const vx_body_pose *pb = &bodies->pose[c->b];
@@ -232,6 +236,11 @@ static void prepare_point(vx_contact_constraint *c, const constraint_registers *
 
     float vn0 = point_velocity_along(va, vb, c->n, row->ra_n, row->rb_n);
     float sep = 0.0f - mp->depth;
+    anchor->separation = sep;
+    /* the collision pass bounces it first (contact_collide.c) */
+    if (by_pass && restitution > 0.0f && vn0 < -config->restitution_threshold &&
+        sep < (0.0f - vn0) * vx_contact_collide_lookahead(config))
+        c->collide = true;
     /* A stopped approach is measured along today's normal: a glancing
      * contact turns its normal between the stop and the bounce. */
     float pending = cached ? fminf(vx_vec3_dot(cached->pending_velocity, c->n), 0.0f) : 0.0f;
@@ -244,7 +253,10 @@ static void prepare_point(vx_contact_constraint *c, const constraint_registers *
      * its far ones wait would be set spinning. */
     float touch = VX_CONTACT_TOUCH_TOLERANCE;
     if (cached && pending < vn0) touch += VX_CONTACT_SIMULTANEOUS * (0.0f - pending) * h;
-    if (fast && sep <= touch) {
+    /* Between two dynamic bodies the collision pass makes the bounce (and
+     * takes this point's restitution back if it does); only a bounce due
+     * from a stopped approach is the solve's. */
+    if (fast && sep <= touch && !(by_pass && !(cached && pending < vn0))) {
         row->bias = (0.0f - restitution) * approach;
         if (cached && pending < vn0) {
             /* The bounce of an approach stopped at the surface last
@@ -357,9 +369,12 @@ static void prepare_range(void *arg, size_t begin, size_t end)
         }
         constraint_registers cr;
         load_constraint_registers(c, bodies, &cr);
+        /* between two dynamic bodies the collision pass makes the bounces */
+        bool by_pass = job->config->restitution == VX_RESTITUTION_SEQUENTIAL && c->inv_mass_a > 0.0f &&
+                       c->inv_mass_b > 0.0f;
         for (int k = 0; k < pm->manifold.count; k++)
-            prepare_point(c, &cr, &pm->manifold.points[k], bodies, cached[k], restitution, job->config, job->h,
-                          &s->rows[first + (uint32_t)k], &s->anchors[first + (uint32_t)k]);
+            prepare_point(c, &cr, &pm->manifold.points[k], bodies, cached[k], restitution, by_pass, job->config,
+                          job->h, &s->rows[first + (uint32_t)k], &s->anchors[first + (uint32_t)k]);
         prepare_patch(c, &cr, &pm->manifold, bodies, cached, job->config);
     }
 }
@@ -709,7 +724,7 @@ static size_t report_range(const vx_contact_solver *s, const vx_body_set *bodies
         const vx_body_pose *pb = &bodies->pose[c->b];
         for (int k = 0; k < c->count; k++) {
             const vx_contact_anchor *an = &s->anchors[c->first + (uint32_t)k];
-            float impulse = c->solve ? s->rows[c->first + (uint32_t)k].normal_impulse : 0.0f;
+            float impulse = c->solve ? s->rows[c->first + (uint32_t)k].normal_impulse + an->collision_impulse : 0.0f;
             vx_v4 wa4 = vx_pose_to_world4(pa, &an->local_a);
             vx_v4 wb4 = vx_pose_to_world4(pb, &an->local_b);
             float depth = vx_v4_dot3(vx_v4_sub(wa4, wb4), vx_v4_load3(&c->n));

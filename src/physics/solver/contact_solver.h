@@ -68,12 +68,40 @@ static inline void vx_contact_put3(float out[4], vx_vec3 v)
     out[3] = 0.0f;
 }
 
+/* The relative normal speed of a constraint's point (row r) from the
+ * bodies' velocities, and an impulse lambda along the normal applied to
+ * them (B gets +, A gets -; only dynamic bodies move): the end-of-step
+ * bounces of the substeps and the collision pass. */
+static inline float vx_contact_normal_speed(const vx_body_velocity *va, const vx_body_velocity *vb, vx_vec3 n,
+                                            const vx_contact_hot_row *r)
+{
+    return vx_vec3_dot(vx_vec3_sub(vb->v, va->v), n) + vx_vec3_dot(vb->w, vx_contact_get3(r->rb_n)) -
+           vx_vec3_dot(va->w, vx_contact_get3(r->ra_n));
+}
+
+static inline void vx_contact_push_normal(vx_body_velocity *va, vx_body_velocity *vb, vx_vec3 n, float inv_mass_a,
+                                          float inv_mass_b, const vx_contact_hot_row *r, float lambda)
+{
+    vx_vec3 p = vx_vec3_scale(n, lambda);
+    if (inv_mass_a > 0.0f) {
+        va->v = vx_vec3_sub(va->v, vx_vec3_scale(p, inv_mass_a));
+        va->w = vx_vec3_sub(va->w, vx_vec3_scale(vx_contact_get3(r->ia_n), lambda));
+    }
+    if (inv_mass_b > 0.0f) {
+        vb->v = vx_vec3_add(vb->v, vx_vec3_scale(p, inv_mass_b));
+        vb->w = vx_vec3_add(vb->w, vx_vec3_scale(vx_contact_get3(r->ib_n), lambda));
+    }
+}
+
 /* What the position passes, the cache and the report need of a point. */
 typedef struct {
     vx_vec3 local_a;  /* the point on A, in A's body frame */
     vx_vec3 local_b;  /* the point on B, in B's body frame */
     uint32_t feature;
-    float approach;   /* m/s: the approach speed restitution uses (< 0 approaching) */
+    float approach;   /* m/s: the approach speed the solve's restitution uses (< 0 approaching; 0 for
+                         the points the collision pass bounces) */
+    float separation; /* m: at the set-up (-depth) */
+    float collision_impulse; /* N*s: what the collision pass pushed (reported, never warm started) */
     vx_vec3 velocity; /* m/s: relative velocity (B - A) at the point before the solve, world */
     bool bounced;     /* restitution was applied at this point in this substep */
     bool may_pend;    /* speculative and fast: if stopped now, it bounces when it touches */
@@ -87,6 +115,7 @@ typedef struct {
     int count;
     bool solve; /* neither sensor nor a pair without a dynamic body */
     bool sensor;
+    bool collide; /* a point of two dynamic bodies the collision pass bounces (as prepared) */
     vx_vec3 n;  /* unit, from A to B */
     vx_vec3 t1;
     vx_vec3 t2;
@@ -186,6 +215,9 @@ typedef struct {
     size_t substep_point_capacity;
     vx_vec3 *start_x;
     size_t start_x_capacity;
+    /* the collision pass: the bodies it has pushed (by slot) */
+    unsigned char *collided;
+    size_t collided_capacity;
 } vx_contact_solver;
 
 void vx_contact_solver_init(vx_contact_solver *s);
@@ -197,6 +229,23 @@ void vx_contact_solver_free(vx_contact_solver *s);
 vx_status vx_contact_solver_prepare(vx_contact_solver *s, const vx_narrow_phase *d,
                                     const vx_body_set *bodies, const vx_contact_cache *cache,
                                     const vx_world_def *config, float h);
+/* The collision pass of config->restitution VX_RESTITUTION_SEQUENTIAL
+ * (contact_collide.c), after prepare and before the velocity solve, on the
+ * bodies' velocities: every point that approaches faster than the
+ * restitution threshold and whose gap closes within the step is bounced,
+ * pair by pair in pair order with the velocities the bounces before it
+ * left, in passes until nothing approaches; its restitution in the solve
+ * (prepare's target, pending bounce or the substeps' finish) is taken back.
+ * A fast approach to a static or kinematic body as prepared is left to the
+ * solve. Serial: the same bytes for any threads and order. */
+vx_status vx_contact_solver_collide(vx_contact_solver *s, vx_body_set *bodies, const vx_world_def *config);
+/* s: a gap the step's velocity solve would stop if it closed within this
+ * long at the approach speed now (the step; with substeps also the relax
+ * after the last one, which holds the gaps that close within one more). */
+static inline float vx_contact_collide_lookahead(const vx_world_def *config)
+{
+    return config->substeps > 1 ? config->fixed_dt + config->fixed_dt / (float)config->substeps : config->fixed_dt;
+}
 /* On the rows and packed copies of the velocities (contact_velocity.c), colour
  * by colour: the warm-start impulses applied (when warm_start), then
  * iterations passes of friction then normal rows over every constraint.

@@ -2,7 +2,8 @@
  * are found and set up once per step, and only the solver runs per substep
  * of h, on separations re-estimated from the current poses, with a soft
  * push-out for overlap that a relax pass takes back; restitution is applied
- * once at the end of the step (vx_contact_substep_finish). See
+ * once at the end of the step (vx_contact_substep_finish), but for the
+ * points the collision pass bounced before the first substep. See
  * docs/simulation.md, "Substeps". */
 #include "physics/solver/contact_solver.h"
 
@@ -418,19 +419,10 @@ void vx_contact_substep_finish(vx_contact_solver *s, vx_body_set *bodies, const 
             const vx_contact_anchor *an = &s->anchors[c->first + (uint32_t)k];
             vx_contact_substep_point *p = &s->substep_points[c->first + (uint32_t)k];
             if (an->approach < -config->restitution_threshold && p->total > 0.0f) {
-                float vn = vx_vec3_dot(vx_vec3_sub(vb->v, va->v), c->n) + vx_vec3_dot(vb->w, vx_contact_get3(r->rb_n)) -
-                           vx_vec3_dot(va->w, vx_contact_get3(r->ra_n));
+                float vn = vx_contact_normal_speed(va, vb, c->n, r);
                 float lambda = (0.0f - e * an->approach - vn) * r->normal_mass;
                 if (lambda > 0.0f) {
-                    vx_vec3 imp = vx_vec3_scale(c->n, lambda);
-                    if (c->inv_mass_a > 0.0f) {
-                        va->v = vx_vec3_sub(va->v, vx_vec3_scale(imp, c->inv_mass_a));
-                        va->w = vx_vec3_sub(va->w, vx_vec3_scale(vx_contact_get3(r->ia_n), lambda));
-                    }
-                    if (c->inv_mass_b > 0.0f) {
-                        vb->v = vx_vec3_add(vb->v, vx_vec3_scale(imp, c->inv_mass_b));
-                        vb->w = vx_vec3_add(vb->w, vx_vec3_scale(vx_contact_get3(r->ib_n), lambda));
-                    }
+                    vx_contact_push_normal(va, vb, c->n, c->inv_mass_a, c->inv_mass_b, r, lambda);
                     p->total += lambda;
                 }
             }
