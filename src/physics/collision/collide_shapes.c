@@ -135,7 +135,7 @@ bool vx_collide_shapes(const vx_collider *a, const vx_transform *ta, const vx_co
 /* The table's manifold, and for a capsule on a box the point of its other
  * end, added with the capsule as A. */
 bool vx_collide_convex_pair(const vx_collider *ca, const vx_transform *ta, const vx_collider *cb,
-                            const vx_transform *tb, float margin, vx_hull_axis *axis, vx_manifold *m)
+                            const vx_transform *tb, float margin, vx_sat_axis *axis, vx_manifold *m)
 {
     bool hit = axis ? vx_collide_shapes_axis(ca, ta, cb, tb, margin, axis, m)
                     : vx_collide_shapes(ca, ta, cb, tb, margin, m);
@@ -154,13 +154,19 @@ bool vx_collide_shapes_use_axis(const vx_collider *a, const vx_collider *b)
 {
     bool hull_a = a->type == VX_SHAPE_HULL, hull_b = b->type == VX_SHAPE_HULL;
     bool box_a = a->type == VX_SHAPE_BOX, box_b = b->type == VX_SHAPE_BOX;
-    return (hull_a && (hull_b || box_b)) || (box_a && hull_b);
+    return (hull_a || box_a) && (hull_b || box_b);
 }
 
 bool vx_collide_shapes_axis(const vx_collider *a, const vx_transform *ta, const vx_collider *b,
-                            const vx_transform *tb, float margin, vx_hull_axis *axis, vx_manifold *out)
+                            const vx_transform *tb, float margin, vx_sat_axis *axis, vx_manifold *out)
 {
     if (!vx_collide_shapes_use_axis(a, b)) return vx_collide_shapes(a, ta, b, tb, margin, out);
+    if (a->type == VX_SHAPE_BOX && b->type == VX_SHAPE_BOX) {
+        vx_obb box_a, box_b;
+        vx_obb_init(&box_a, ta, a->half_extents);
+        vx_obb_init(&box_b, tb, b->half_extents);
+        return vx_collide_box_box_obb_cached(&box_a, &box_b, margin, axis, out);
+    }
     bool hit;
     bool swapped = a->type == VX_SHAPE_BOX; /* as the table: the hull is A */
     if (b->type == VX_SHAPE_HULL && a->type == VX_SHAPE_HULL)

@@ -84,7 +84,7 @@ static vx_transform pose_transform(const vx_body_pose *p)
 
 /* vx_narrow_phase_pair with the pair's kept hull axis (NULL: none kept). */
 static bool narrow_pair(const vx_body_set *bodies, uint32_t a, uint32_t b, float speculative_distance, float h,
-                        vx_hull_axis *axis, vx_pair_manifold *out)
+                        vx_sat_axis *axis, vx_pair_manifold *out)
 {
     const vx_body_info *ia = &bodies->info[a];
     const vx_body_info *ib = &bodies->info[b];
@@ -181,7 +181,7 @@ bool vx_narrow_phase_pair(const vx_body_set *bodies, uint32_t a, uint32_t b, flo
 }
 
 /* The first kept axis not before the pair of entity indices (a, b). */
-static size_t axis_lower_bound(const vx_hull_axis_memo *memos, size_t count, uint32_t a, uint32_t b)
+static size_t axis_lower_bound(const vx_sat_axis_memo *memos, size_t count, uint32_t a, uint32_t b)
 {
     size_t lo = 0, hi = count;
     while (lo < hi) {
@@ -196,11 +196,11 @@ static size_t axis_lower_bound(const vx_hull_axis_memo *memos, size_t count, uin
 
 /* The kept axis of the pair (a, b), walking on from *cursor; none when
  * there is none. */
-static vx_hull_axis axis_find(const vx_hull_axis_memo *memos, size_t count, size_t *cursor, uint32_t a, uint32_t b)
+static vx_sat_axis axis_find(const vx_sat_axis_memo *memos, size_t count, size_t *cursor, uint32_t a, uint32_t b)
 {
     while (*cursor < count && (memos[*cursor].a < a || (memos[*cursor].a == a && memos[*cursor].b < b))) (*cursor)++;
     if (*cursor < count && memos[*cursor].a == a && memos[*cursor].b == b) return memos[*cursor].axis;
-    vx_hull_axis none = {VX_HULL_AXIS_NONE, 0, 0};
+    vx_sat_axis none = {VX_SAT_AXIS_NONE, 0, 0};
     return none;
 }
 
@@ -226,7 +226,7 @@ static void detect_one(detect_job *job, size_t p, size_t *cursor, size_t *axis_c
     uint32_t b = job->pairs->items[p].b;
     VX_ASSERT(a < b && b < bodies->count);
     d->memo_state[p] = MEMO_NONE;
-    d->axis_next[p].kind = VX_HULL_AXIS_NONE;
+    d->axis_next[p].kind = VX_SAT_AXIS_NONE;
     if (!can_move(&bodies->info[a]) && !can_move(&bodies->info[b])) { /* nothing responds */
         d->hit[p] = false;
         return;
@@ -254,7 +254,7 @@ static void detect_one(detect_job *job, size_t p, size_t *cursor, size_t *axis_c
             return;
         }
     }
-    vx_hull_axis *axis = NULL;
+    vx_sat_axis *axis = NULL;
     if (vx_collide_shapes_use_axis(&bodies->info[a].collider, &bodies->info[b].collider)) {
         axis = &d->axis_next[p];
         *axis = axis_find(d->axes.items, d->axes.count, axis_cursor, bodies->info[a].entity.index,
@@ -324,8 +324,8 @@ vx_status vx_narrow_phase_detect(vx_narrow_phase *d, const vx_body_set *bodies, 
     vx_pair_manifold *dst = meshes > 0 ? d->spare_items : d->items;
     size_t kept = 0, axes_kept = 0;
     for (size_t p = 0; p < pairs->count; p++) {
-        if (d->axis_next[p].kind != VX_HULL_AXIS_NONE) {
-            vx_hull_axis_memo *m = &d->axes_spare.items[axes_kept++];
+        if (d->axis_next[p].kind != VX_SAT_AXIS_NONE) {
+            vx_sat_axis_memo *m = &d->axes_spare.items[axes_kept++];
             m->a = bodies->info[pairs->items[p].a].entity.index;
             m->b = bodies->info[pairs->items[p].b].entity.index;
             m->axis = d->axis_next[p];
@@ -361,7 +361,7 @@ vx_status vx_narrow_phase_detect(vx_narrow_phase *d, const vx_body_set *bodies, 
         d->spare = old;
     }
     d->memos.count = kept;
-    vx_hull_axis_memo_list old_axes = d->axes;
+    vx_sat_axis_memo_list old_axes = d->axes;
     d->axes = d->axes_spare;
     d->axes_spare = old_axes;
     d->axes.count = axes_kept;
