@@ -110,7 +110,17 @@ typedef struct {
 static frame frame_of(const vx_transform *t)
 {
     frame f;
-    f.r = vx_mat3_from_quat(vx_collide_rotation(t));
+    f.r = vx_collide_rotation_matrix(t);
+    f.p = t->position;
+    return f;
+}
+
+/* frame_of, with the rotation matrix given when r is not NULL. */
+static frame frame_with(const vx_transform *t, const vx_mat3 *r)
+{
+    if (!r) return frame_of(t);
+    frame f;
+    f.r = *r;
     f.p = t->position;
     return f;
 }
@@ -834,12 +844,13 @@ static void place_vertex(placed_pair *pp, int k)
     pp->verts_b[k] = vx_vec3_add(vx_mat3_mul_vec3(&pp->rel, pp->hb.h->vertices[k]), pp->t);
 }
 
-/* The frames of the pair: neither B's vertices nor its faces placed yet. */
-static void place_frames(const vx_hull *a, const vx_transform *pa, const vx_hull *b, const vx_transform *pb,
-                         placed_pair *pp)
+/* The frames of the pair (ra, rb: the rotation matrices when made already,
+ * else NULL): neither B's vertices nor its faces placed yet. */
+static void place_frames(const vx_hull *a, const vx_transform *pa, const vx_mat3 *ra, const vx_hull *b,
+                         const vx_transform *pb, const vx_mat3 *rb, placed_pair *pp)
 {
-    pp->fa = frame_of(pa);
-    frame fb = frame_of(pb);
+    pp->fa = frame_with(pa, ra);
+    frame fb = frame_with(pb, rb);
     vx_mat3 ra_t = vx_mat3_transpose(&pp->fa.r);
     pp->rel = vx_mat3_mul(&ra_t, &fb.r);
     pp->t = frame_to_local(&pp->fa, fb.p);
@@ -861,7 +872,7 @@ static void place_vertices(placed_pair *pp)
 static void place_pair(const vx_hull *a, const vx_transform *pa, const vx_hull *b, const vx_transform *pb,
                        placed_pair *pp)
 {
-    place_frames(a, pa, b, pb, pp);
+    place_frames(a, pa, NULL, b, pb, NULL, pp);
     place_vertices(pp);
 }
 
@@ -952,15 +963,16 @@ static bool hint_separates(placed_pair *pp, float margin, vx_sat_axis hint, face
     }
 }
 
-static bool collide_hull_hull(const vx_hull *a, const vx_transform *pa, const vx_hull *b, const vx_transform *pb,
-                              float margin, vx_sat_axis *axis, vx_manifold *out)
+static bool collide_hull_hull(const vx_hull *a, const vx_transform *pa, const vx_mat3 *ra, const vx_hull *b,
+                              const vx_transform *pb, const vx_mat3 *rb, float margin, vx_sat_axis *axis,
+                              vx_manifold *out)
 {
     vx_manifold_reset(out);
     margin = vx_collide_sanitize_margin(margin);
     VX_ASSERT(a->face_count <= HULL_MAX_FACES && b->face_count <= HULL_MAX_FACES);
 
     placed_pair pp;
-    place_frames(a, pa, b, pb, &pp);
+    place_frames(a, pa, ra, b, pb, rb, &pp);
 
     face_query known_a = {0.0f, -1}, known_b = {0.0f, -1};
     if (axis && hint_separates(&pp, margin, *axis, &known_a, &known_b)) return false;
@@ -993,13 +1005,20 @@ bool vx_hull_contact_b_feature(uint32_t feature, uint32_t *b)
 bool vx_collide_hull_hull(const vx_hull *a, const vx_transform *pa, const vx_hull *b, const vx_transform *pb,
                           float margin, vx_manifold *out)
 {
-    return collide_hull_hull(a, pa, b, pb, margin, NULL, out);
+    return collide_hull_hull(a, pa, NULL, b, pb, NULL, margin, NULL, out);
 }
 
 bool vx_collide_hull_hull_cached(const vx_hull *a, const vx_transform *pa, const vx_hull *b,
                                  const vx_transform *pb, float margin, vx_sat_axis *axis, vx_manifold *out)
 {
-    return collide_hull_hull(a, pa, b, pb, margin, axis, out);
+    return collide_hull_hull(a, pa, NULL, b, pb, NULL, margin, axis, out);
+}
+
+bool vx_collide_hull_hull_rotated(const vx_hull *a, const vx_transform *pa, const vx_mat3 *ra, const vx_hull *b,
+                                  const vx_transform *pb, const vx_mat3 *rb, float margin, vx_sat_axis *axis,
+                                  vx_manifold *out)
+{
+    return collide_hull_hull(a, pa, ra, b, pb, rb, margin, axis, out);
 }
 
 /* ---------------- hull against box ---------------- */
@@ -1056,9 +1075,16 @@ bool vx_collide_hull_box(const vx_hull *hull, const vx_transform *pose, const vx
 bool vx_collide_hull_box_cached(const vx_hull *hull, const vx_transform *pose, const vx_transform *box,
                                 vx_vec3 half_extents, float margin, vx_sat_axis *axis, vx_manifold *out)
 {
+    return vx_collide_hull_box_rotated(hull, pose, NULL, box, NULL, half_extents, margin, axis, out);
+}
+
+bool vx_collide_hull_box_rotated(const vx_hull *hull, const vx_transform *pose, const vx_mat3 *r,
+                                 const vx_transform *box, const vx_mat3 *r_box, vx_vec3 half_extents, float margin,
+                                 vx_sat_axis *axis, vx_manifold *out)
+{
     box_hull bh;
     box_hull_init(&bh, half_extents);
-    return vx_collide_hull_hull_cached(hull, pose, &bh.hull, box, margin, axis, out);
+    return collide_hull_hull(hull, pose, r, &bh.hull, box, r_box, margin, axis, out);
 }
 
 static int hull_face_patch(const vx_hull *a, const vx_transform *pa, int face, const vx_hull *b,

@@ -97,6 +97,23 @@ static inline void vx_obb_init(vx_obb *box, const vx_transform *t, vx_vec3 half_
     box->half[1] = half_extents.y;
     box->half[2] = half_extents.z;
 }
+/* The rotation matrix of a transform as the narrow phase uses it
+ * (vx_obb_init and the hull test make it so): the narrow phase makes it once
+ * per body and step and hands it to the pair tests. */
+static inline vx_mat3 vx_collide_rotation_matrix(const vx_transform *t)
+{
+    return vx_mat3_from_quat(vx_collide_rotation(t));
+}
+/* vx_obb_init with the rotation matrix already made
+ * (vx_collide_rotation_matrix of t): the same box, bit for bit. */
+static inline void vx_obb_init_rotated(vx_obb *box, const vx_transform *t, const vx_mat3 *r, vx_vec3 half_extents)
+{
+    box->center = t->position;
+    for (int i = 0; i < 3; i++) box->axis[i] = vx_vec3_make(r->m[0][i], r->m[1][i], r->m[2][i]);
+    box->half[0] = half_extents.x;
+    box->half[1] = half_extents.y;
+    box->half[2] = half_extents.z;
+}
 static inline vx_obb vx_obb_make(const vx_transform *t, vx_vec3 half_extents)
 {
     vx_obb box;
@@ -196,6 +213,15 @@ bool vx_collide_hull_hull_cached(const vx_hull *a, const vx_transform *pa, const
                                  const vx_transform *pb, float margin, vx_sat_axis *axis, vx_manifold *out);
 bool vx_collide_hull_box_cached(const vx_hull *hull, const vx_transform *pose, const vx_transform *box,
                                 vx_vec3 half_extents, float margin, vx_sat_axis *axis, vx_manifold *out);
+/* The two above with each shape's rotation matrix already made
+ * (vx_collide_rotation_matrix of its transform; NULL: made here): the same
+ * result, bit for bit. */
+bool vx_collide_hull_hull_rotated(const vx_hull *a, const vx_transform *pa, const vx_mat3 *ra, const vx_hull *b,
+                                  const vx_transform *pb, const vx_mat3 *rb, float margin, vx_sat_axis *axis,
+                                  vx_manifold *out);
+bool vx_collide_hull_box_rotated(const vx_hull *hull, const vx_transform *pose, const vx_mat3 *r,
+                                 const vx_transform *box, const vx_mat3 *r_box, vx_vec3 half_extents, float margin,
+                                 vx_sat_axis *axis, vx_manifold *out);
 
 /* A point of a contact patch before the reduction: on the reference face,
  * on the other shape, its depth and feature id. */

@@ -72,6 +72,10 @@ typedef struct {
     vx_sat_axis_memo_list axes, axes_spare;
     vx_sat_axis *axis_next;
     size_t axis_next_capacity;
+    /* scratch, per body slot: the rotation matrix of a box or hull
+     * (vx_collide_rotation_matrix), made once for all its pairs */
+    vx_mat3 *rotations;
+    size_t rotation_capacity;
     /* pairs of a body and a mesh (collide_mesh.h) have up to
      * VX_MESH_MAX_MANIFOLDS manifolds, pairs with a compound up to
      * vx_compound_pair_capacity (collide_compound.h): scratch, per
