@@ -18,16 +18,10 @@
 #define DT (1.0f / 60.0f)
 #define SPECULATIVE 0.02f
 
-/* n points on an ellipsoid of these radii, jittered inwards. */
+/* A rock (vx_test_rock) in its principal frame, as bodies take hulls. */
 static vx_hull *rock(vx_test_rng *r, int n, vx_vec3 radii)
 {
-    vx_vec3 pts[VX_HULL_MAX_POINTS];
-    for (int k = 0; k < n; k++) {
-        vx_vec3 u = vx_test_random_unit(r);
-        float s = vx_test_rng_range(r, 0.8f, 1.0f);
-        pts[k] = vx_vec3_make(u.x * radii.x * s, u.y * radii.y * s, u.z * radii.z * s);
-    }
-    vx_hull *h = vx_test_hull(pts, (size_t)n);
+    vx_hull *h = vx_test_rock(r, n, radii);
     vx_hull_to_principal(h);
     return h;
 }

@@ -18,17 +18,7 @@
 #include "test_hull_helpers.h"
 #include "voltex/collide.h"
 
-/* n points on an ellipsoid of these radii, jittered inwards (a rock). */
-static vx_hull *rock(vx_test_rng *r, int n, vx_vec3 radii)
-{
-    vx_vec3 pts[VX_HULL_MAX_POINTS];
-    for (int k = 0; k < n; k++) {
-        vx_vec3 u = vx_test_random_unit(r);
-        float s = vx_test_rng_range(r, 0.8f, 1.0f);
-        pts[k] = vx_vec3_make(u.x * radii.x * s, u.y * radii.y * s, u.z * radii.z * s);
-    }
-    return vx_test_hull(pts, (size_t)n);
-}
+static vx_hull *rock(vx_test_rng *r, int n, vx_vec3 radii) { return vx_test_rock(r, n, radii); }
 
 static void assert_same(bool hit, const vx_manifold *m, bool hit2, const vx_manifold *m2, const char *what, int seq,
                         int step)
@@ -261,8 +251,10 @@ Test(sat_axis_cache, any_box_axis_gives_the_full_result)
 Test(sat_axis_cache, a_kept_face_at_the_margin_decides_as_the_full_test)
 {
     vx_test_rng r = {0xF00Du};
-    vx_hull *small_a = rock(&r, 32, vx_vec3_make(1.0f, 0.9f, 0.8f)), *small_b = rock(&r, 24, vx_vec3_make(0.7f, 1.0f, 0.6f));
-    vx_hull *big_a = rock(&r, 32, vx_vec3_make(30.0f, 27.0f, 24.0f)), *big_b = rock(&r, 24, vx_vec3_make(21.0f, 30.0f, 18.0f));
+    vx_hull *small_a = rock(&r, 32, vx_vec3_make(1.0f, 0.9f, 0.8f));
+    vx_hull *small_b = rock(&r, 24, vx_vec3_make(0.7f, 1.0f, 0.6f));
+    vx_hull *big_a = rock(&r, 32, vx_vec3_make(30.0f, 27.0f, 24.0f));
+    vx_hull *big_b = rock(&r, 24, vx_vec3_make(21.0f, 30.0f, 18.0f));
     int apart = 0, touching = 0;
     for (int k = 0; k < 6000; k++) {
         const vx_hull *ha = k % 2 ? big_a : small_a, *hb = k % 2 ? big_b : small_b;
