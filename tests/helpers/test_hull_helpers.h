@@ -41,6 +41,19 @@ static inline vx_hull *vx_test_box_hull(vx_vec3 half)
     return vx_test_hull(pts, 8);
 }
 
+/* The hull of n points on an ellipsoid of these radii, jittered inwards (a
+ * rock): unit directions of r, each point at 0.8 .. 1 of the radii. */
+static inline vx_hull *vx_test_rock(vx_test_rng *r, int n, vx_vec3 radii)
+{
+    vx_vec3 pts[VX_HULL_MAX_POINTS];
+    for (int k = 0; k < n; k++) {
+        vx_vec3 u = vx_vec3_normalize(vx_test_rng_vec3(r, -1.0f, 1.0f));
+        float s = vx_test_rng_range(r, 0.8f, 1.0f);
+        pts[k] = vx_vec3_make(u.x * radii.x * s, u.y * radii.y * s, u.z * radii.z * s);
+    }
+    return vx_test_hull(pts, (size_t)n);
+}
+
 /* A random rotation: a quaternion of 4 components uniform in [-1, 1),
  * normalised (drawn in the order the compiler evaluates the arguments, as
  * the sequences the hull tests were measured with). */

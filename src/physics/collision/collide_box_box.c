@@ -111,12 +111,11 @@ typedef struct {
     float c[3][3]; /* c[i][j] = A.axis[i] . B.axis[j] */
 } sat_result;
 
-/* false when some axis separates the boxes by margin or more. */
-static bool sat(const vx_obb *a, const vx_obb *b, float margin, sat_result *res)
+/* The rotation and offsets of the pair (res->c, ta, tb) and |c|. */
+static void sat_setup(const vx_obb *a, const vx_obb *b, sat_result *res, float abs_c[3][3])
 {
     vx_vec3 d = vx_vec3_sub(b->center, a->center);
-    float (*c)[3] = res->c;
-    float abs_c[3][3];
+    float(*c)[3] = res->c;
     for (int i = 0; i < 3; i++) {
         res->ta[i] = vx_vec3_dot(d, a->axis[i]);
         res->tb[i] = vx_vec3_dot(d, b->axis[i]);
@@ -125,45 +124,106 @@ static bool sat(const vx_obb *a, const vx_obb *b, float margin, sat_result *res)
             abs_c[i][j] = fabsf(c[i][j]);
         }
     }
+}
+
+static inline float face_a_sep(const vx_obb *a, const vx_obb *b, const sat_result *res, float abs_c[3][3], int i)
+{
+    float rb = b->half[0] * abs_c[i][0] + b->half[1] * abs_c[i][1] + b->half[2] * abs_c[i][2];
+    return fabsf(res->ta[i]) - (a->half[i] + rb);
+}
+
+static inline float face_b_sep(const vx_obb *a, const vx_obb *b, const sat_result *res, float abs_c[3][3], int j)
+{
+    float ra = a->half[0] * abs_c[0][j] + a->half[1] * abs_c[1][j] + a->half[2] * abs_c[2][j];
+    return fabsf(res->tb[j]) - (ra + b->half[j]);
+}
+
+/* Edge axes, in A's frame: L = e_i x C_j, where column j of C is B's axis j
+ * seen from A. false when the edges are too near parallel to give one. */
+static inline bool edge_sep(const vx_obb *a, const vx_obb *b, const sat_result *res, float abs_c[3][3], int i,
+                            int j, float *sep)
+{
+    const float(*c)[3] = res->c;
+    int i1 = axis_after[i], i2 = axis_after2[i];
+    int j1 = axis_after[j], j2 = axis_after2[j];
+    float len = sqrtf(c[i1][j] * c[i1][j] + c[i2][j] * c[i2][j]);
+    if (!(len >= VX_SAT_EDGE_MIN_LENGTH)) return false;
+    float proj = res->ta[i2] * c[i1][j] - res->ta[i1] * c[i2][j];
+    float ra = a->half[i1] * (abs_c[i2][j] + VX_SAT_EDGE_EPSILON) + a->half[i2] * (abs_c[i1][j] + VX_SAT_EDGE_EPSILON);
+    float rb = b->half[j1] * (abs_c[i][j2] + VX_SAT_EDGE_EPSILON) + b->half[j2] * (abs_c[i][j1] + VX_SAT_EDGE_EPSILON);
+    *sep = (fabsf(proj) - (ra + rb)) / len;
+    return true;
+}
+
+/* Whether the kept axis separates the boxes by margin or more, measured as
+ * the loops of sat measure it (so they would find it too). */
+static bool hint_separates(const vx_obb *a, const vx_obb *b, const sat_result *res, float abs_c[3][3],
+                           vx_sat_axis hint, float margin)
+{
+    float sep;
+    switch (hint.kind) {
+    case VX_SAT_AXIS_FACE_A:
+        return hint.a < 3 && !(face_a_sep(a, b, res, abs_c, hint.a) < margin);
+    case VX_SAT_AXIS_FACE_B:
+        return hint.a < 3 && !(face_b_sep(a, b, res, abs_c, hint.a) < margin);
+    case VX_SAT_AXIS_EDGES:
+        return hint.a < 3 && hint.b < 3 && edge_sep(a, b, res, abs_c, hint.a, hint.b, &sep) && !(sep < margin);
+    default:
+        return false;
+    }
+}
+
+static vx_sat_axis make_axis(uint8_t kind, int a, int b)
+{
+    vx_sat_axis axis = {kind, (uint16_t)a, (uint16_t)b};
+    return axis;
+}
+
+/* false when some axis separates the boxes by margin or more: the kept axis
+ * (*axis, when not NULL) first, then the faces of A, of B, the edge pairs;
+ * *axis becomes the one that did. */
+static bool sat(const vx_obb *a, const vx_obb *b, float margin, vx_sat_axis *axis, sat_result *res)
+{
+    float abs_c[3][3];
+    sat_setup(a, b, res, abs_c);
     res->edge.valid = false;
     res->edge.sep = 0.0f;
     res->edge.i = 0;
     res->edge.j = 0;
+    if (axis && hint_separates(a, b, res, abs_c, *axis, margin)) return false;
 
+    vx_sat_axis found;
+    if (!axis) axis = &found;
     for (int i = 0; i < 3; i++) {
-        float rb = b->half[0] * abs_c[i][0] + b->half[1] * abs_c[i][1] + b->half[2] * abs_c[i][2];
-        float sep = fabsf(res->ta[i]) - (a->half[i] + rb);
-        if (!(sep < margin)) return false;
+        float sep = face_a_sep(a, b, res, abs_c, i);
+        if (!(sep < margin)) {
+            *axis = make_axis(VX_SAT_AXIS_FACE_A, i, 0);
+            return false;
+        }
         if (i == 0 || sep > res->face_a.sep) {
             res->face_a.sep = sep;
             res->face_a.axis = i;
         }
     }
     for (int j = 0; j < 3; j++) {
-        float ra = a->half[0] * abs_c[0][j] + a->half[1] * abs_c[1][j] + a->half[2] * abs_c[2][j];
-        float sep = fabsf(res->tb[j]) - (ra + b->half[j]);
-        if (!(sep < margin)) return false;
+        float sep = face_b_sep(a, b, res, abs_c, j);
+        if (!(sep < margin)) {
+            *axis = make_axis(VX_SAT_AXIS_FACE_B, j, 0);
+            return false;
+        }
         if (j == 0 || sep > res->face_b.sep) {
             res->face_b.sep = sep;
             res->face_b.axis = j;
         }
     }
-
-    /* Edge axes, in A's frame: L = e_i x C_j, where column j of C is B's
-     * axis j seen from A. */
     for (int i = 0; i < 3; i++) {
-        int i1 = axis_after[i], i2 = axis_after2[i];
         for (int j = 0; j < 3; j++) {
-            int j1 = axis_after[j], j2 = axis_after2[j];
-            float len = sqrtf(c[i1][j] * c[i1][j] + c[i2][j] * c[i2][j]);
-            if (!(len >= VX_SAT_EDGE_MIN_LENGTH)) continue;
-            float proj = res->ta[i2] * c[i1][j] - res->ta[i1] * c[i2][j];
-            float ra = a->half[i1] * (abs_c[i2][j] + VX_SAT_EDGE_EPSILON) +
-                       a->half[i2] * (abs_c[i1][j] + VX_SAT_EDGE_EPSILON);
-            float rb = b->half[j1] * (abs_c[i][j2] + VX_SAT_EDGE_EPSILON) +
-                       b->half[j2] * (abs_c[i][j1] + VX_SAT_EDGE_EPSILON);
-            float sep = (fabsf(proj) - (ra + rb)) / len;
-            if (!(sep < margin)) return false;
+            float sep;
+            if (!edge_sep(a, b, res, abs_c, i, j, &sep)) continue;
+            if (!(sep < margin)) {
+                *axis = make_axis(VX_SAT_AXIS_EDGES, i, j);
+                return false;
+            }
             if (!res->edge.valid || sep > res->edge.sep) {
                 res->edge.valid = true;
                 res->edge.sep = sep;
@@ -512,13 +572,15 @@ static bool edge_contact(const vx_obb *a, const vx_obb *b, int i, int j, float m
 
 /* ---------------- the pair ---------------- */
 
-bool vx_collide_box_box_obb(const vx_obb *box_a, const vx_obb *box_b, float margin, vx_manifold *out)
+/* kept: NULL, or the pair's kept axis (vx_collide_box_box_obb_cached). */
+static bool collide_box_box(const vx_obb *box_a, const vx_obb *box_b, float margin, vx_sat_axis *kept,
+                            vx_manifold *out)
 {
     vx_manifold_reset(out);
     margin = vx_collide_sanitize_margin(margin);
 
     sat_result sr;
-    if (!sat(box_a, box_b, margin, &sr)) return false;
+    if (!sat(box_a, box_b, margin, kept, &sr)) return false;
 
     float smallest = box_a->half[0];
     for (int k = 0; k < 3; k++)
@@ -527,6 +589,10 @@ bool vx_collide_box_box_obb(const vx_obb *box_a, const vx_obb *box_b, float marg
 
     float max_face = vx_collide_maxf(sr.face_a.sep, sr.face_b.sep);
     bool use_edge = sr.edge.valid && sr.edge.sep > max_face + VX_SAT_EDGE_REL_TOL * fabsf(max_face) + lin_tol;
+    bool ref_is_b = sr.face_b.sep > sr.face_a.sep + VX_SAT_FACE_REL_TOL * fabsf(sr.face_a.sep) + lin_tol;
+    /* Touching, the pair keeps no axis: the full test measures every axis
+     * anyway, and most touching pairs (a pile at rest) stay touching. */
+    if (kept) kept->kind = VX_SAT_AXIS_NONE;
     if (use_edge) {
         if (edge_contact(box_a, box_b, sr.edge.i, sr.edge.j, margin, out)) return true;
         /* The closest points of the two edges were clamped so far that they
@@ -534,7 +600,6 @@ bool vx_collide_box_box_obb(const vx_obb *box_a, const vx_obb *box_b, float marg
         vx_manifold_reset(out);
     }
 
-    bool ref_is_b = sr.face_b.sep > sr.face_a.sep + VX_SAT_FACE_REL_TOL * fabsf(sr.face_a.sep) + lin_tol;
     int count;
     float inc_dot[3];
     if (!ref_is_b) {
@@ -562,6 +627,17 @@ bool vx_collide_box_box_obb(const vx_obb *box_a, const vx_obb *box_b, float marg
         return false;
     }
     return true; /* face contacts come sorted by feature, edge contacts have 1 point */
+}
+
+bool vx_collide_box_box_obb(const vx_obb *box_a, const vx_obb *box_b, float margin, vx_manifold *out)
+{
+    return collide_box_box(box_a, box_b, margin, NULL, out);
+}
+
+bool vx_collide_box_box_obb_cached(const vx_obb *a, const vx_obb *b, float margin, vx_sat_axis *axis,
+                                   vx_manifold *out)
+{
+    return collide_box_box(a, b, margin, axis, out);
 }
 
 bool vx_collide_box_box(const vx_transform *a, vx_vec3 half_a, const vx_transform *b, vx_vec3 half_b,

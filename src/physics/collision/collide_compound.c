@@ -93,7 +93,7 @@ static void collide_sides(const side *sa, const side *sb, uint32_t ia, uint32_t 
         return;
     }
     vx_manifold m;
-    if (!vx_collide_convex_pair(sa->shape, &sa->pose, sb->shape, &sb->pose, margin, NULL, &m)) return;
+    if (!vx_collide_convex_pair(sa->shape, &sa->pose, NULL, sb->shape, &sb->pose, NULL, margin, NULL, &m)) return;
     vx_manifold_sort_by_feature(&m);
     keep(f, vx_compound_key(ia, ib, 0u), &m);
 }

@@ -110,7 +110,17 @@ typedef struct {
 static frame frame_of(const vx_transform *t)
 {
     frame f;
-    f.r = vx_mat3_from_quat(vx_collide_rotation(t));
+    f.r = vx_collide_rotation_matrix(t);
+    f.p = t->position;
+    return f;
+}
+
+/* frame_of, with the rotation matrix given when r is not NULL. */
+static frame frame_with(const vx_transform *t, const vx_mat3 *r)
+{
+    if (!r) return frame_of(t);
+    frame f;
+    f.r = *r;
     f.p = t->position;
     return f;
 }
@@ -709,9 +719,9 @@ static bool edge_contact(const placed_hull *a, int ea, const placed_hull *b, int
 
 /* ---------------- hull against hull ---------------- */
 
-static vx_hull_axis make_axis(uint8_t kind, int a, int b)
+static vx_sat_axis make_axis(uint8_t kind, int a, int b)
 {
-    vx_hull_axis axis = {kind, (uint16_t)a, (uint16_t)b};
+    vx_sat_axis axis = {kind, (uint16_t)a, (uint16_t)b};
     return axis;
 }
 
@@ -720,21 +730,21 @@ static vx_hull_axis make_axis(uint8_t kind, int a, int b)
  * not NULL): the axis that separates them by margin or more, else the best
  * one (the contact's). */
 static void collide_placed(const placed_hull *a, const placed_hull *b, float margin, const face_query *known_a,
-                           const face_query *known_b, vx_hull_axis *axis, local_manifold *lm)
+                           const face_query *known_b, vx_sat_axis *axis, local_manifold *lm)
 {
     memset(lm, 0, sizeof *lm);
     float guard = prune_guard(a, b);
     face_query fa, fb;
     edge_query eq;
     float bound_a[HULL_MAX_FACES], bound_b[HULL_MAX_FACES];
-    vx_hull_axis found;
+    vx_sat_axis found;
     if (!axis) axis = &found;
     if (!query_faces(a, b, margin, guard, bound_a, known_a, &fa)) {
-        *axis = make_axis(VX_HULL_AXIS_FACE_A, fa.face, 0);
+        *axis = make_axis(VX_SAT_AXIS_FACE_A, fa.face, 0);
         return;
     }
     if (!query_faces(b, a, margin, guard, bound_b, known_b, &fb)) {
-        *axis = make_axis(VX_HULL_AXIS_FACE_B, fb.face, 0);
+        *axis = make_axis(VX_SAT_AXIS_FACE_B, fb.face, 0);
         return;
     }
 
@@ -757,15 +767,15 @@ static void collide_placed(const placed_hull *a, const placed_hull *b, float mar
     vx_vec3 deep_a = a->v[lowest_vertex(a, b->f[fb.face].normal)];
     if (!query_edges(a, bound_a, deep_b, b, bound_b, deep_a, margin, vx_collide_minf(margin, edge_wins) - guard,
                      &eq)) {
-        *axis = make_axis(VX_HULL_AXIS_EDGES, eq.ea, eq.eb);
+        *axis = make_axis(VX_SAT_AXIS_EDGES, eq.ea, eq.eb);
         return;
     }
     bool use_edge = eq.valid && eq.sep > edge_wins;
     bool ref_is_b = fb.sep > fa.sep + HULL_FACE_REL_TOL * fabsf(fa.sep) + lin_tol;
     if (use_edge)
-        *axis = make_axis(VX_HULL_AXIS_EDGES, eq.ea, eq.eb);
+        *axis = make_axis(VX_SAT_AXIS_EDGES, eq.ea, eq.eb);
     else
-        *axis = ref_is_b ? make_axis(VX_HULL_AXIS_FACE_B, fb.face, 0) : make_axis(VX_HULL_AXIS_FACE_A, fa.face, 0);
+        *axis = ref_is_b ? make_axis(VX_SAT_AXIS_FACE_B, fb.face, 0) : make_axis(VX_SAT_AXIS_FACE_A, fa.face, 0);
     if (use_edge) {
         if (edge_contact(a, eq.ea, b, eq.eb, margin, lm)) return;
         /* The closest points were clamped beyond margin: the best face tries. */
@@ -816,39 +826,131 @@ static void place_face(const vx_hull *h, const vx_mat3 *r, vx_vec3 t, int k, vx_
     f[k].edge_count = h->faces[k].edge_count;
 }
 
-/* Whether the axis kept from an earlier step separates A and B (B's
- * vertices placed, its faces not yet) by margin or more. It is one of the
- * axes the full test measures, by the same arithmetic, so the full test
- * would find them apart too. Otherwise a face's separation is put into
- * *known_a or *known_b for the full test. The faces of B it needs are
- * placed. */
-static bool hint_separates(const placed_hull *a, const placed_hull *b, const vx_mat3 *r, vx_vec3 t,
-                           vx_hull_face *faces_b, float margin, vx_hull_axis hint, face_query *known_a,
+/* A pair in A's frame, the working frame: A as it is, B turned (rel =
+ * Ra^T Rb) and moved (t = Ra^T (pb - pa)). */
+typedef struct {
+    frame fa;
+    vx_mat3 rel;
+    vx_vec3 t;
+    vx_hull_face faces_b[HULL_MAX_FACES];
+    vx_vec3 verts_b[VX_HULL_MAX_POINTS];
+    placed_hull ha, hb;
+    bool verts_placed; /* all of verts_b */
+} placed_pair;
+
+/* B's vertex k placed, as the full test places them all. */
+static void place_vertex(placed_pair *pp, int k)
+{
+    pp->verts_b[k] = vx_vec3_add(vx_mat3_mul_vec3(&pp->rel, pp->hb.h->vertices[k]), pp->t);
+}
+
+/* The frames of the pair (ra, rb: the rotation matrices when made already,
+ * else NULL): neither B's vertices nor its faces placed yet. */
+static void place_frames(const vx_hull *a, const vx_transform *pa, const vx_mat3 *ra, const vx_hull *b,
+                         const vx_transform *pb, const vx_mat3 *rb, placed_pair *pp)
+{
+    pp->fa = frame_with(pa, ra);
+    frame fb = frame_with(pb, rb);
+    vx_mat3 ra_t = vx_mat3_transpose(&pp->fa.r);
+    pp->rel = vx_mat3_mul(&ra_t, &fb.r);
+    pp->t = frame_to_local(&pp->fa, fb.p);
+    placed_hull ha = {a, a->vertices, a->faces, a->centroid};
+    placed_hull hb = {b, pp->verts_b, pp->faces_b, vx_vec3_add(vx_mat3_mul_vec3(&pp->rel, b->centroid), pp->t)};
+    pp->ha = ha;
+    pp->hb = hb;
+    pp->verts_placed = false;
+}
+
+static void place_vertices(placed_pair *pp)
+{
+    if (pp->verts_placed) return;
+    for (int k = 0; k < pp->hb.h->vertex_count; k++) place_vertex(pp, k);
+    pp->verts_placed = true;
+}
+
+/* B's vertices placed (its faces are not yet). */
+static void place_pair(const vx_hull *a, const vx_transform *pa, const vx_hull *b, const vx_transform *pb,
+                       placed_pair *pp)
+{
+    place_frames(a, pa, NULL, b, pb, NULL, pp);
+    place_vertices(pp);
+}
+
+/* The distance from the origin of the hull's frame to its farthest bounds
+ * corner: no vertex is farther. */
+static float hull_radius(const vx_hull *h)
+{
+    vx_vec3 lo = h->bounds.min, hi = h->bounds.max;
+    vx_vec3 far = vx_vec3_make(vx_collide_maxf(fabsf(lo.x), fabsf(hi.x)), vx_collide_maxf(fabsf(lo.y), fabsf(hi.y)),
+                               vx_collide_maxf(fabsf(lo.z), fabsf(hi.z)));
+    return vx_vec3_length(far);
+}
+
+/* Whether A's face f separates the pair by margin or more, judged without
+ * placing B's vertices: the face normal is turned into B's frame instead
+ * (rel^T n . v + n . t, where the full test takes n . (rel v + t)). The two
+ * roundings differ by a few units in the last place of the numbers
+ * involved, ~40 ulp of |t| plus both hulls' radii at most; the answer is yes
+ * only when the face clears margin by 1e-5 of that sum (some 170 ulp), so
+ * the full test would find the face separating too. */
+static bool face_a_clears(const placed_pair *pp, int f, float margin)
+{
+    const vx_hull *ha = pp->ha.h, *hb = pp->hb.h;
+    vx_vec3 n = ha->faces[f].normal;
+    const float(*r)[3] = pp->rel.m;
+    vx_vec3 nb = vx_vec3_make(r[0][0] * n.x + r[1][0] * n.y + r[2][0] * n.z,
+                              r[0][1] * n.x + r[1][1] * n.y + r[2][1] * n.z,
+                              r[0][2] * n.x + r[1][2] * n.y + r[2][2] * n.z);
+    float lo = vx_vec3_dot(nb, hb->vertices[0]);
+    for (int k = 1; k < hb->vertex_count; k++) {
+        float s = vx_vec3_dot(nb, hb->vertices[k]);
+        lo = lo < s ? lo : s;
+    }
+    float sep = lo + vx_vec3_dot(n, pp->t) - ha->faces[f].offset;
+    float guard = 1e-5f * (vx_vec3_length(pp->t) + hull_radius(ha) + hull_radius(hb));
+    return isfinite(guard) && isfinite(sep) && sep >= margin + guard;
+}
+
+/* Whether the axis kept from an earlier step separates A and B by margin
+ * or more (B neither placed nor its faces). It is one of the axes the full
+ * test measures, and the answer is the full test's arithmetic on it (or,
+ * for a face of A, a cheaper one with a guard: face_a_clears), so the full
+ * test would find them apart too. Otherwise a face's separation is put into
+ * *known_a or *known_b for the full test. What it needs of B is placed:
+ * all of B's vertices for a face of A that does not clearly separate, the
+ * face for a face of B (A's vertices are where they are), an edge's two
+ * vertices and two faces. */
+static bool hint_separates(placed_pair *pp, float margin, vx_sat_axis hint, face_query *known_a,
                            face_query *known_b)
 {
+    const placed_hull *a = &pp->ha, *b = &pp->hb;
     const vx_hull *ha = a->h, *hb = b->h;
     switch (hint.kind) {
-    case VX_HULL_AXIS_FACE_A: {
+    case VX_SAT_AXIS_FACE_A: {
         if (hint.a >= ha->face_count) return false;
+        if (face_a_clears(pp, hint.a, margin)) return true;
+        place_vertices(pp);
         float sep = face_separation(a, hint.a, b);
         if (!(sep < margin)) return true;
         known_a->face = hint.a;
         known_a->sep = sep;
         return false;
     }
-    case VX_HULL_AXIS_FACE_B: {
+    case VX_SAT_AXIS_FACE_B: {
         if (hint.a >= hb->face_count) return false;
-        place_face(hb, r, t, hint.a, faces_b);
+        place_face(hb, &pp->rel, pp->t, hint.a, pp->faces_b);
         float sep = face_separation(b, hint.a, a);
         if (!(sep < margin)) return true;
         known_b->face = hint.a;
         known_b->sep = sep;
         return false;
     }
-    case VX_HULL_AXIS_EDGES: {
+    case VX_SAT_AXIS_EDGES: {
         if (2 * hint.a >= ha->edge_count || 2 * hint.b >= hb->edge_count) return false;
-        place_face(hb, r, t, hb->edges[2 * hint.b].face, faces_b);
-        place_face(hb, r, t, hb->edges[2 * hint.b + 1].face, faces_b);
+        place_face(hb, &pp->rel, pp->t, hb->edges[2 * hint.b].face, pp->faces_b);
+        place_face(hb, &pp->rel, pp->t, hb->edges[2 * hint.b + 1].face, pp->faces_b);
+        place_vertex(pp, edge_origin(hb, 2 * hint.b));
+        place_vertex(pp, edge_dest(hb, 2 * hint.b));
         edge_set ea, eb;
         edge_set_put(a, hint.a, false, &ea, 0);
         edge_set_put(b, hint.b, true, &eb, 0);
@@ -861,47 +963,20 @@ static bool hint_separates(const placed_hull *a, const placed_hull *b, const vx_
     }
 }
 
-/* A pair in A's frame, the working frame: A as it is, B turned (rel =
- * Ra^T Rb) and moved (t = Ra^T (pb - pa)). */
-typedef struct {
-    frame fa;
-    vx_mat3 rel;
-    vx_vec3 t;
-    vx_hull_face faces_b[HULL_MAX_FACES];
-    vx_vec3 verts_b[VX_HULL_MAX_POINTS];
-    placed_hull ha, hb;
-} placed_pair;
-
-/* B's vertices placed (its faces are not yet). */
-static void place_pair(const vx_hull *a, const vx_transform *pa, const vx_hull *b, const vx_transform *pb,
-                       placed_pair *pp)
-{
-    pp->fa = frame_of(pa);
-    frame fb = frame_of(pb);
-    vx_mat3 ra_t = vx_mat3_transpose(&pp->fa.r);
-    pp->rel = vx_mat3_mul(&ra_t, &fb.r);
-    pp->t = frame_to_local(&pp->fa, fb.p);
-    for (int k = 0; k < b->vertex_count; k++)
-        pp->verts_b[k] = vx_vec3_add(vx_mat3_mul_vec3(&pp->rel, b->vertices[k]), pp->t);
-    placed_hull ha = {a, a->vertices, a->faces, a->centroid};
-    placed_hull hb = {b, pp->verts_b, pp->faces_b, vx_vec3_add(vx_mat3_mul_vec3(&pp->rel, b->centroid), pp->t)};
-    pp->ha = ha;
-    pp->hb = hb;
-}
-
-static bool collide_hull_hull(const vx_hull *a, const vx_transform *pa, const vx_hull *b, const vx_transform *pb,
-                              float margin, vx_hull_axis *axis, vx_manifold *out)
+static bool collide_hull_hull(const vx_hull *a, const vx_transform *pa, const vx_mat3 *ra, const vx_hull *b,
+                              const vx_transform *pb, const vx_mat3 *rb, float margin, vx_sat_axis *axis,
+                              vx_manifold *out)
 {
     vx_manifold_reset(out);
     margin = vx_collide_sanitize_margin(margin);
     VX_ASSERT(a->face_count <= HULL_MAX_FACES && b->face_count <= HULL_MAX_FACES);
 
     placed_pair pp;
-    place_pair(a, pa, b, pb, &pp);
+    place_frames(a, pa, ra, b, pb, rb, &pp);
 
     face_query known_a = {0.0f, -1}, known_b = {0.0f, -1};
-    if (axis && hint_separates(&pp.ha, &pp.hb, &pp.rel, pp.t, pp.faces_b, margin, *axis, &known_a, &known_b))
-        return false;
+    if (axis && hint_separates(&pp, margin, *axis, &known_a, &known_b)) return false;
+    place_vertices(&pp);
     for (int k = 0; k < b->face_count; k++) place_face(b, &pp.rel, pp.t, k, pp.faces_b);
 
     local_manifold lm;
@@ -930,13 +1005,20 @@ bool vx_hull_contact_b_feature(uint32_t feature, uint32_t *b)
 bool vx_collide_hull_hull(const vx_hull *a, const vx_transform *pa, const vx_hull *b, const vx_transform *pb,
                           float margin, vx_manifold *out)
 {
-    return collide_hull_hull(a, pa, b, pb, margin, NULL, out);
+    return collide_hull_hull(a, pa, NULL, b, pb, NULL, margin, NULL, out);
 }
 
 bool vx_collide_hull_hull_cached(const vx_hull *a, const vx_transform *pa, const vx_hull *b,
-                                 const vx_transform *pb, float margin, vx_hull_axis *axis, vx_manifold *out)
+                                 const vx_transform *pb, float margin, vx_sat_axis *axis, vx_manifold *out)
 {
-    return collide_hull_hull(a, pa, b, pb, margin, axis, out);
+    return collide_hull_hull(a, pa, NULL, b, pb, NULL, margin, axis, out);
+}
+
+bool vx_collide_hull_hull_rotated(const vx_hull *a, const vx_transform *pa, const vx_mat3 *ra, const vx_hull *b,
+                                  const vx_transform *pb, const vx_mat3 *rb, float margin, vx_sat_axis *axis,
+                                  vx_manifold *out)
+{
+    return collide_hull_hull(a, pa, ra, b, pb, rb, margin, axis, out);
 }
 
 /* ---------------- hull against box ---------------- */
@@ -991,11 +1073,18 @@ bool vx_collide_hull_box(const vx_hull *hull, const vx_transform *pose, const vx
 }
 
 bool vx_collide_hull_box_cached(const vx_hull *hull, const vx_transform *pose, const vx_transform *box,
-                                vx_vec3 half_extents, float margin, vx_hull_axis *axis, vx_manifold *out)
+                                vx_vec3 half_extents, float margin, vx_sat_axis *axis, vx_manifold *out)
+{
+    return vx_collide_hull_box_rotated(hull, pose, NULL, box, NULL, half_extents, margin, axis, out);
+}
+
+bool vx_collide_hull_box_rotated(const vx_hull *hull, const vx_transform *pose, const vx_mat3 *r,
+                                 const vx_transform *box, const vx_mat3 *r_box, vx_vec3 half_extents, float margin,
+                                 vx_sat_axis *axis, vx_manifold *out)
 {
     box_hull bh;
     box_hull_init(&bh, half_extents);
-    return vx_collide_hull_hull_cached(hull, pose, &bh.hull, box, margin, axis, out);
+    return collide_hull_hull(hull, pose, r, &bh.hull, box, r_box, margin, axis, out);
 }
 
 static int hull_face_patch(const vx_hull *a, const vx_transform *pa, int face, const vx_hull *b,

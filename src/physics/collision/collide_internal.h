@@ -97,6 +97,23 @@ static inline void vx_obb_init(vx_obb *box, const vx_transform *t, vx_vec3 half_
     box->half[1] = half_extents.y;
     box->half[2] = half_extents.z;
 }
+/* The rotation matrix of a transform as the narrow phase uses it
+ * (vx_obb_init and the hull test make it so): the narrow phase makes it once
+ * per body and step and hands it to the pair tests. */
+static inline vx_mat3 vx_collide_rotation_matrix(const vx_transform *t)
+{
+    return vx_mat3_from_quat(vx_collide_rotation(t));
+}
+/* vx_obb_init with the rotation matrix already made
+ * (vx_collide_rotation_matrix of t): the same box, bit for bit. */
+static inline void vx_obb_init_rotated(vx_obb *box, const vx_transform *t, const vx_mat3 *r, vx_vec3 half_extents)
+{
+    box->center = t->position;
+    for (int i = 0; i < 3; i++) box->axis[i] = vx_vec3_make(r->m[0][i], r->m[1][i], r->m[2][i]);
+    box->half[0] = half_extents.x;
+    box->half[1] = half_extents.y;
+    box->half[2] = half_extents.z;
+}
 static inline vx_obb vx_obb_make(const vx_transform *t, vx_vec3 half_extents)
 {
     vx_obb box;
@@ -172,25 +189,39 @@ bool vx_collide_hull_hull(const vx_hull *a, const vx_transform *pa, const vx_hul
 bool vx_collide_hull_capsule(const vx_hull *hull, const vx_transform *pose, const vx_transform *capsule_pose,
                              float radius, float half_height, float margin, vx_manifold *out);
 
-/* The axis a hull pair was found apart along (or, touching, the contact's
- * axis), kept by the narrow phase from one step to the next and tried
- * first: a face of A or of B (index a), or A's undirected edge a with B's
- * edge b. docs/simulation.md, "Hull contacts". */
-enum { VX_HULL_AXIS_NONE = 0, VX_HULL_AXIS_FACE_A = 1, VX_HULL_AXIS_FACE_B = 2, VX_HULL_AXIS_EDGES = 3 };
+/* The axis a pair of polyhedra (box-box, hull-hull, hull-box) was found
+ * apart along (or, touching, the contact's axis), kept by the narrow phase
+ * from one step to the next and tried first: a face of A or of B (index a;
+ * a box's axis 0..2), or A's edge a with B's edge b (a hull's undirected
+ * edges; a box's axes). docs/simulation.md, "Hull contacts" and "Box-box
+ * contacts". */
+enum { VX_SAT_AXIS_NONE = 0, VX_SAT_AXIS_FACE_A = 1, VX_SAT_AXIS_FACE_B = 2, VX_SAT_AXIS_EDGES = 3 };
 typedef struct {
     uint8_t kind;
     uint16_t a, b;
-} vx_hull_axis;
+} vx_sat_axis;
 
-/* vx_collide_hull_hull and vx_collide_hull_box with the pair's axis: *axis
- * (VX_HULL_AXIS_NONE, or any axis of the two shapes) is tested first, and
- * when it separates them by margin or more there is no contact without the
- * rest of the test; *axis is then replaced by the axis found. The result is
- * the uncached function's, bit for bit, whatever *axis holds. */
+/* vx_collide_box_box_obb, vx_collide_hull_hull and vx_collide_hull_box
+ * with the pair's axis: *axis (VX_SAT_AXIS_NONE, or any axis of the two
+ * shapes) is tested first, and when it separates them by margin or more
+ * there is no contact without the rest of the test; *axis is then replaced
+ * by the axis found (touching boxes: none, touching hulls: the contact's).
+ * The result is the uncached function's, bit for bit, whatever *axis holds. */
+bool vx_collide_box_box_obb_cached(const vx_obb *a, const vx_obb *b, float margin, vx_sat_axis *axis,
+                                   vx_manifold *out);
 bool vx_collide_hull_hull_cached(const vx_hull *a, const vx_transform *pa, const vx_hull *b,
-                                 const vx_transform *pb, float margin, vx_hull_axis *axis, vx_manifold *out);
+                                 const vx_transform *pb, float margin, vx_sat_axis *axis, vx_manifold *out);
 bool vx_collide_hull_box_cached(const vx_hull *hull, const vx_transform *pose, const vx_transform *box,
-                                vx_vec3 half_extents, float margin, vx_hull_axis *axis, vx_manifold *out);
+                                vx_vec3 half_extents, float margin, vx_sat_axis *axis, vx_manifold *out);
+/* The two above with each shape's rotation matrix already made
+ * (vx_collide_rotation_matrix of its transform; NULL: made here): the same
+ * result, bit for bit. */
+bool vx_collide_hull_hull_rotated(const vx_hull *a, const vx_transform *pa, const vx_mat3 *ra, const vx_hull *b,
+                                  const vx_transform *pb, const vx_mat3 *rb, float margin, vx_sat_axis *axis,
+                                  vx_manifold *out);
+bool vx_collide_hull_box_rotated(const vx_hull *hull, const vx_transform *pose, const vx_mat3 *r,
+                                 const vx_transform *box, const vx_mat3 *r_box, vx_vec3 half_extents, float margin,
+                                 vx_sat_axis *axis, vx_manifold *out);
 
 /* A point of a contact patch before the reduction: on the reference face,
  * on the other shape, its depth and feature id. */

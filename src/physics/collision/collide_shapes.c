@@ -134,10 +134,11 @@ bool vx_collide_shapes(const vx_collider *a, const vx_transform *ta, const vx_co
 
 /* The table's manifold, and for a capsule on a box the point of its other
  * end, added with the capsule as A. */
-bool vx_collide_convex_pair(const vx_collider *ca, const vx_transform *ta, const vx_collider *cb,
-                            const vx_transform *tb, float margin, vx_hull_axis *axis, vx_manifold *m)
+bool vx_collide_convex_pair(const vx_collider *ca, const vx_transform *ta, const vx_mat3 *ra, const vx_collider *cb,
+                            const vx_transform *tb, const vx_mat3 *rb, float margin, vx_sat_axis *axis,
+                            vx_manifold *m)
 {
-    bool hit = axis ? vx_collide_shapes_axis(ca, ta, cb, tb, margin, axis, m)
+    bool hit = axis ? vx_collide_shapes_axis(ca, ta, ra, cb, tb, rb, margin, axis, m)
                     : vx_collide_shapes(ca, ta, cb, tb, margin, m);
     if (!hit) return false;
     if (ca->type == VX_SHAPE_CAPSULE && cb->type == VX_SHAPE_BOX) {
@@ -154,21 +155,34 @@ bool vx_collide_shapes_use_axis(const vx_collider *a, const vx_collider *b)
 {
     bool hull_a = a->type == VX_SHAPE_HULL, hull_b = b->type == VX_SHAPE_HULL;
     bool box_a = a->type == VX_SHAPE_BOX, box_b = b->type == VX_SHAPE_BOX;
-    return (hull_a && (hull_b || box_b)) || (box_a && hull_b);
+    return (hull_a || box_a) && (hull_b || box_b);
 }
 
-bool vx_collide_shapes_axis(const vx_collider *a, const vx_transform *ta, const vx_collider *b,
-                            const vx_transform *tb, float margin, vx_hull_axis *axis, vx_manifold *out)
+bool vx_collide_shapes_axis(const vx_collider *a, const vx_transform *ta, const vx_mat3 *ra, const vx_collider *b,
+                            const vx_transform *tb, const vx_mat3 *rb, float margin, vx_sat_axis *axis,
+                            vx_manifold *out)
 {
     if (!vx_collide_shapes_use_axis(a, b)) return vx_collide_shapes(a, ta, b, tb, margin, out);
+    if (a->type == VX_SHAPE_BOX && b->type == VX_SHAPE_BOX) {
+        vx_obb box_a, box_b;
+        if (ra)
+            vx_obb_init_rotated(&box_a, ta, ra, a->half_extents);
+        else
+            vx_obb_init(&box_a, ta, a->half_extents);
+        if (rb)
+            vx_obb_init_rotated(&box_b, tb, rb, b->half_extents);
+        else
+            vx_obb_init(&box_b, tb, b->half_extents);
+        return vx_collide_box_box_obb_cached(&box_a, &box_b, margin, axis, out);
+    }
     bool hit;
     bool swapped = a->type == VX_SHAPE_BOX; /* as the table: the hull is A */
     if (b->type == VX_SHAPE_HULL && a->type == VX_SHAPE_HULL)
-        hit = vx_collide_hull_hull_cached(a->hull, ta, b->hull, tb, margin, axis, out);
+        hit = vx_collide_hull_hull_rotated(a->hull, ta, ra, b->hull, tb, rb, margin, axis, out);
     else if (swapped)
-        hit = vx_collide_hull_box_cached(b->hull, tb, ta, a->half_extents, margin, axis, out);
+        hit = vx_collide_hull_box_rotated(b->hull, tb, rb, ta, ra, a->half_extents, margin, axis, out);
     else
-        hit = vx_collide_hull_box_cached(a->hull, ta, tb, b->half_extents, margin, axis, out);
+        hit = vx_collide_hull_box_rotated(a->hull, ta, ra, tb, rb, b->half_extents, margin, axis, out);
     if (!hit || out->count <= 0) return false;
     if (swapped) vx_manifold_flip(out);
     return true;

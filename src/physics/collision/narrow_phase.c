@@ -42,6 +42,7 @@ void vx_narrow_phase_free(vx_narrow_phase *d)
     free(d->axes.items);
     free(d->axes_spare.items);
     free(d->axis_next);
+    free(d->rotations);
     free(d->mesh_slot);
     free(d->mesh_first);
     free(d->mesh_items);
@@ -82,9 +83,10 @@ static vx_transform pose_transform(const vx_body_pose *p)
     return t;
 }
 
-/* vx_narrow_phase_pair with the pair's kept hull axis (NULL: none kept). */
+/* vx_narrow_phase_pair with the pair's kept axis (NULL: none kept) and the
+ * bodies' rotation matrices (per body slot; NULL: made by the test). */
 static bool narrow_pair(const vx_body_set *bodies, uint32_t a, uint32_t b, float speculative_distance, float h,
-                        vx_hull_axis *axis, vx_pair_manifold *out)
+                        vx_sat_axis *axis, const vx_mat3 *rotations, vx_pair_manifold *out)
 {
     const vx_body_info *ia = &bodies->info[a];
     const vx_body_info *ib = &bodies->info[b];
@@ -94,7 +96,9 @@ static bool narrow_pair(const vx_body_set *bodies, uint32_t a, uint32_t b, float
     memset(out, 0, sizeof *out);
     vx_transform ta = pose_transform(&bodies->pose[a]);
     vx_transform tb = pose_transform(&bodies->pose[b]);
-    if (!vx_collide_convex_pair(&ia->collider, &ta, &ib->collider, &tb, margin, axis, &out->manifold)) return false;
+    const vx_mat3 *ra = rotations ? &rotations[a] : NULL, *rb = rotations ? &rotations[b] : NULL;
+    if (!vx_collide_convex_pair(&ia->collider, &ta, ra, &ib->collider, &tb, rb, margin, axis, &out->manifold))
+        return false;
     /* a ghost (the sweep misses) is dropped; a fast impact gets its own manifold */
     if (!vx_ccd_confirm(bodies, a, b, speculative_distance, h, margin, &out->manifold)) return false;
     vx_manifold_sort_by_feature(&out->manifold); /* the cache is matched by a merge */
@@ -173,7 +177,7 @@ static int narrow_multi_pair(const vx_body_set *bodies, uint32_t a, uint32_t b, 
 bool vx_narrow_phase_pair(const vx_body_set *bodies, uint32_t a, uint32_t b, float speculative_distance,
                              float h, vx_pair_manifold *out)
 {
-    if (!multi_pair(bodies, a, b)) return narrow_pair(bodies, a, b, speculative_distance, h, NULL, out);
+    if (!multi_pair(bodies, a, b)) return narrow_pair(bodies, a, b, speculative_distance, h, NULL, NULL, out);
     vx_pair_manifold found[VX_COMPOUND_MAX_MANIFOLDS];
     if (narrow_multi_pair(bodies, a, b, speculative_distance, h, found) == 0) return false;
     *out = found[0];
@@ -181,7 +185,7 @@ bool vx_narrow_phase_pair(const vx_body_set *bodies, uint32_t a, uint32_t b, flo
 }
 
 /* The first kept axis not before the pair of entity indices (a, b). */
-static size_t axis_lower_bound(const vx_hull_axis_memo *memos, size_t count, uint32_t a, uint32_t b)
+static size_t axis_lower_bound(const vx_sat_axis_memo *memos, size_t count, uint32_t a, uint32_t b)
 {
     size_t lo = 0, hi = count;
     while (lo < hi) {
@@ -196,11 +200,11 @@ static size_t axis_lower_bound(const vx_hull_axis_memo *memos, size_t count, uin
 
 /* The kept axis of the pair (a, b), walking on from *cursor; none when
  * there is none. */
-static vx_hull_axis axis_find(const vx_hull_axis_memo *memos, size_t count, size_t *cursor, uint32_t a, uint32_t b)
+static vx_sat_axis axis_find(const vx_sat_axis_memo *memos, size_t count, size_t *cursor, uint32_t a, uint32_t b)
 {
     while (*cursor < count && (memos[*cursor].a < a || (memos[*cursor].a == a && memos[*cursor].b < b))) (*cursor)++;
     if (*cursor < count && memos[*cursor].a == a && memos[*cursor].b == b) return memos[*cursor].axis;
-    vx_hull_axis none = {VX_HULL_AXIS_NONE, 0, 0};
+    vx_sat_axis none = {VX_SAT_AXIS_NONE, 0, 0};
     return none;
 }
 
@@ -226,7 +230,7 @@ static void detect_one(detect_job *job, size_t p, size_t *cursor, size_t *axis_c
     uint32_t b = job->pairs->items[p].b;
     VX_ASSERT(a < b && b < bodies->count);
     d->memo_state[p] = MEMO_NONE;
-    d->axis_next[p].kind = VX_HULL_AXIS_NONE;
+    d->axis_next[p].kind = VX_SAT_AXIS_NONE;
     if (!can_move(&bodies->info[a]) && !can_move(&bodies->info[b])) { /* nothing responds */
         d->hit[p] = false;
         return;
@@ -254,15 +258,30 @@ static void detect_one(detect_job *job, size_t p, size_t *cursor, size_t *axis_c
             return;
         }
     }
-    vx_hull_axis *axis = NULL;
+    vx_sat_axis *axis = NULL;
     if (vx_collide_shapes_use_axis(&bodies->info[a].collider, &bodies->info[b].collider)) {
         axis = &d->axis_next[p];
         *axis = axis_find(d->axes.items, d->axes.count, axis_cursor, bodies->info[a].entity.index,
                           bodies->info[b].entity.index);
     }
-    d->hit[p] = narrow_pair(bodies, a, b, job->speculative_distance, job->h, axis, out);
+    /* the rotations were made for every box and hull (rotate_range) */
+    d->hit[p] = narrow_pair(bodies, a, b, job->speculative_distance, job->h, axis, axis ? d->rotations : NULL, out);
     if (job->reuse && d->hit[p] && vx_manifold_memo_make(bodies, a, b, &out->manifold, &d->memo_next[p]))
         d->memo_state[p] = MEMO_NEW;
+}
+
+static bool is_polyhedron(const vx_collider *c) { return c->type == VX_SHAPE_BOX || c->type == VX_SHAPE_HULL; }
+
+/* The rotation matrices of the boxes and hulls among bodies [begin, end),
+ * made once for all their pairs. */
+static void rotate_range(void *arg, size_t begin, size_t end)
+{
+    detect_job *job = arg;
+    for (size_t i = begin; i < end; i++) {
+        if (!is_polyhedron(&job->bodies->info[i].collider)) continue;
+        vx_transform t = pose_transform(&job->bodies->pose[i]);
+        job->d->rotations[i] = vx_collide_rotation_matrix(&t);
+    }
 }
 
 /* Pairs [begin, end); the walk over the kept memos starts at the first
@@ -292,6 +311,7 @@ vx_status vx_narrow_phase_detect(vx_narrow_phase *d, const vx_body_set *bodies, 
     VX_RESERVE(st, d->hit, d->hit_capacity, pairs->count, 16u);
     VX_RESERVE(st, d->memo_state, d->memo_state_capacity, pairs->count, 16u);
     VX_RESERVE(st, d->axis_next, d->axis_next_capacity, pairs->count, 16u);
+    VX_RESERVE(st, d->rotations, d->rotation_capacity, bodies->count, 16u);
     VX_ARRAY_RESERVE(st, d->axes_spare, pairs->count, 16u);
     if (reuse) {
         VX_RESERVE(st, d->memo_next, d->memo_next_capacity, pairs->count, 16u);
@@ -317,6 +337,7 @@ vx_status vx_narrow_phase_detect(vx_narrow_phase *d, const vx_body_set *bodies, 
     if (st != VX_OK) return st;
     if (!reuse) d->memos.count = 0;
     detect_job job = {d, bodies, pairs, speculative_distance, h, reuse};
+    vx_parallel_for(pool, bodies->count, rotate_range, &job);
     vx_parallel_for(pool, pairs->count, detect_range, &job);
     /* the manifolds found, in pair order (a mesh pair's in part order), and
      * the memos kept for the next step; with mesh pairs the list grows past
@@ -324,8 +345,8 @@ vx_status vx_narrow_phase_detect(vx_narrow_phase *d, const vx_body_set *bodies, 
     vx_pair_manifold *dst = meshes > 0 ? d->spare_items : d->items;
     size_t kept = 0, axes_kept = 0;
     for (size_t p = 0; p < pairs->count; p++) {
-        if (d->axis_next[p].kind != VX_HULL_AXIS_NONE) {
-            vx_hull_axis_memo *m = &d->axes_spare.items[axes_kept++];
+        if (d->axis_next[p].kind != VX_SAT_AXIS_NONE) {
+            vx_sat_axis_memo *m = &d->axes_spare.items[axes_kept++];
             m->a = bodies->info[pairs->items[p].a].entity.index;
             m->b = bodies->info[pairs->items[p].b].entity.index;
             m->axis = d->axis_next[p];
@@ -361,7 +382,7 @@ vx_status vx_narrow_phase_detect(vx_narrow_phase *d, const vx_body_set *bodies, 
         d->spare = old;
     }
     d->memos.count = kept;
-    vx_hull_axis_memo_list old_axes = d->axes;
+    vx_sat_axis_memo_list old_axes = d->axes;
     d->axes = d->axes_spare;
     d->axes_spare = old_axes;
     d->axes.count = axes_kept;

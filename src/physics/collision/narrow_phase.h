@@ -37,16 +37,16 @@ typedef struct {
     size_t count, capacity;
 } vx_manifold_memo_list;
 
-/* The hull axis (collide_internal.h) kept for a pair of entity indices. */
+/* The separating axis (collide_internal.h) kept for a pair of entity indices. */
 typedef struct {
     uint32_t a, b;
-    vx_hull_axis axis;
-} vx_hull_axis_memo;
+    vx_sat_axis axis;
+} vx_sat_axis_memo;
 
 typedef struct {
-    vx_hull_axis_memo *items;
+    vx_sat_axis_memo *items;
     size_t count, capacity;
-} vx_hull_axis_memo_list;
+} vx_sat_axis_memo_list;
 
 typedef struct {
     vx_pair_manifold *items; /* sorted by (entity a, entity b) */
@@ -65,13 +65,17 @@ typedef struct {
     size_t *memo_source; /* scratch, per pair: the kept memo it reused */
     size_t memo_source_capacity;
     size_t reused; /* the last detection's manifolds that were reused */
-    /* the axes of the last detection's hull pairs, sorted by (a, b), tried
+    /* the axes of the last detection's pairs of polyhedra, sorted by (a, b), tried
      * first by the next (a hint: results do not depend on it), the next
      * detection's written to axes_spare, then the two swap; axis_next:
-     * scratch, per pair, the axis found (kind none: not a hull pair) */
-    vx_hull_axis_memo_list axes, axes_spare;
-    vx_hull_axis *axis_next;
+     * scratch, per pair, the axis found (kind none: none kept) */
+    vx_sat_axis_memo_list axes, axes_spare;
+    vx_sat_axis *axis_next;
     size_t axis_next_capacity;
+    /* scratch, per body slot: the rotation matrix of a box or hull
+     * (vx_collide_rotation_matrix), made once for all its pairs */
+    vx_mat3 *rotations;
+    size_t rotation_capacity;
     /* pairs of a body and a mesh (collide_mesh.h) have up to
      * VX_MESH_MAX_MANIFOLDS manifolds, pairs with a compound up to
      * vx_compound_pair_capacity (collide_compound.h): scratch, per

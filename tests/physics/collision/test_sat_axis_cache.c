@@ -1,11 +1,14 @@
-/* The kept hull axis (vx_collide_hull_hull_cached, vx_collide_hull_box_cached;
+/* The kept separating axis (vx_collide_hull_hull_cached,
+ * vx_collide_hull_box_cached, vx_collide_box_box_obb_cached;
  * docs/simulation.md, "Hull contacts"): the axis a pair was found apart
  * along is tried first the next step and ends the test when it still
  * separates them. The result must be the uncached function's, bit for bit:
  * over random pose sequences (pairs drifting apart, together, through each
  * other and back) with the axis carried from step to step, with axes that
- * are garbage (any kind, indices in and out of range), and for a pair moved
- * far apart and back to the same pose. */
+ * are garbage (any kind, indices in and out of range), for a pair moved
+ * far apart and back to the same pose, and for hulls far from the origin
+ * whose kept face clears the margin by a few rounding errors more or less
+ * (the face of A is judged without placing B's vertices, with a guard). */
 #include <criterion/criterion.h>
 #include <string.h>
 
@@ -15,17 +18,7 @@
 #include "test_hull_helpers.h"
 #include "voltex/collide.h"
 
-/* n points on an ellipsoid of these radii, jittered inwards (a rock). */
-static vx_hull *rock(vx_test_rng *r, int n, vx_vec3 radii)
-{
-    vx_vec3 pts[VX_HULL_MAX_POINTS];
-    for (int k = 0; k < n; k++) {
-        vx_vec3 u = vx_test_random_unit(r);
-        float s = vx_test_rng_range(r, 0.8f, 1.0f);
-        pts[k] = vx_vec3_make(u.x * radii.x * s, u.y * radii.y * s, u.z * radii.z * s);
-    }
-    return vx_test_hull(pts, (size_t)n);
-}
+static vx_hull *rock(vx_test_rng *r, int n, vx_vec3 radii) { return vx_test_rock(r, n, radii); }
 
 static void assert_same(bool hit, const vx_manifold *m, bool hit2, const vx_manifold *m2, const char *what, int seq,
                         int step)
@@ -77,13 +70,13 @@ static int sequences(const vx_hull *ha, const vx_hull *hb, uint32_t seed, int se
         motion mo;
         motion_init(&mo, &rng, reach);
         float margin = vx_test_random_margin(&rng);
-        vx_hull_axis axis = {VX_HULL_AXIS_NONE, 0, 0};
+        vx_sat_axis axis = {VX_SAT_AXIS_NONE, 0, 0};
         for (int k = 0; k < steps; k++) {
             vx_manifold m, m2;
             bool hit = vx_collide_hull_hull(ha, &mo.ta, hb, &mo.tb, margin, &m);
             bool hit2 = vx_collide_hull_hull_cached(ha, &mo.ta, hb, &mo.tb, margin, &axis, &m2);
             assert_same(hit, &m, hit2, &m2, "hull-hull", s, k);
-            cr_assert(axis.kind != VX_HULL_AXIS_NONE);
+            cr_assert(axis.kind != VX_SAT_AXIS_NONE);
             if (hit)
                 (*hits)++;
             else
@@ -94,7 +87,7 @@ static int sequences(const vx_hull *ha, const vx_hull *hb, uint32_t seed, int se
     return apart;
 }
 
-Test(hull_axis_cache, pose_sequences_match_the_full_test)
+Test(sat_axis_cache, pose_sequences_match_the_full_test)
 {
     vx_test_rng r = {0x5A7Cu};
     vx_hull *rocks[3] = {rock(&r, 32, vx_vec3_make(2.0f, 1.8f, 1.9f)), rock(&r, 12, vx_vec3_make(1.0f, 0.5f, 0.7f)),
@@ -110,7 +103,7 @@ Test(hull_axis_cache, pose_sequences_match_the_full_test)
     for (int i = 0; i < 3; i++) vx_hull_destroy(rocks[i]);
 }
 
-Test(hull_axis_cache, hull_box_sequences_match_the_full_test)
+Test(sat_axis_cache, hull_box_sequences_match_the_full_test)
 {
     vx_test_rng r = {0xB0Cu};
     vx_hull *h = rock(&r, 32, vx_vec3_make(1.0f, 0.8f, 0.9f));
@@ -122,7 +115,7 @@ Test(hull_axis_cache, hull_box_sequences_match_the_full_test)
         motion mo;
         motion_init(&mo, &r, reach);
         float margin = vx_test_random_margin(&r);
-        vx_hull_axis axis = {VX_HULL_AXIS_NONE, 0, 0};
+        vx_sat_axis axis = {VX_SAT_AXIS_NONE, 0, 0};
         for (int k = 0; k < 150; k++) {
             vx_manifold m, m2;
             bool hit = vx_collide_hull_box(h, &mo.ta, &mo.tb, half, margin, &m);
@@ -141,7 +134,7 @@ Test(hull_axis_cache, hull_box_sequences_match_the_full_test)
     vx_hull_destroy(box);
 }
 
-Test(hull_axis_cache, any_axis_gives_the_full_result)
+Test(sat_axis_cache, any_axis_gives_the_full_result)
 {
     vx_test_rng r = {0xA115u};
     vx_hull *ha = rock(&r, 32, vx_vec3_make(1.0f, 0.9f, 0.8f)), *hb = rock(&r, 20, vx_vec3_make(0.6f, 1.0f, 0.7f));
@@ -151,7 +144,7 @@ Test(hull_axis_cache, any_axis_gives_the_full_result)
         vx_vec3 off = vx_vec3_scale(vx_test_random_unit(&r), vx_test_rng_range(&r, 0.0f, 1.2f) * reach);
         vx_transform tb = vx_test_pose(vx_vec3_add(ta.position, off), vx_test_random_rotation(&r));
         float margin = vx_test_random_margin(&r);
-        vx_hull_axis axis;
+        vx_sat_axis axis;
         axis.kind = (uint8_t)(vx_test_rng_next(&r) % 5u); /* 4: no kind */
         /* indices mostly in range, sometimes beyond */
         axis.a = (uint16_t)(vx_test_rng_next(&r) % 70u);
@@ -165,7 +158,7 @@ Test(hull_axis_cache, any_axis_gives_the_full_result)
     vx_hull_destroy(hb);
 }
 
-Test(hull_axis_cache, apart_and_back_gives_the_same_contact)
+Test(sat_axis_cache, apart_and_back_gives_the_same_contact)
 {
     vx_test_rng r = {0xBAC4u};
     vx_hull *ha = rock(&r, 32, vx_vec3_make(1.0f, 0.9f, 0.8f)), *hb = rock(&r, 32, vx_vec3_make(0.8f, 0.9f, 1.0f));
@@ -176,7 +169,7 @@ Test(hull_axis_cache, apart_and_back_gives_the_same_contact)
         vx_vec3 off = vx_vec3_scale(dir, vx_test_rng_range(&r, 1.0f, 1.9f));
         vx_transform tb = vx_test_pose(vx_vec3_add(ta.position, off), vx_test_random_rotation(&r));
         vx_manifold m0, m;
-        vx_hull_axis axis = {VX_HULL_AXIS_NONE, 0, 0};
+        vx_sat_axis axis = {VX_SAT_AXIS_NONE, 0, 0};
         bool hit0 = vx_collide_hull_hull_cached(ha, &ta, hb, &tb, 0.02f, &axis, &m0);
         touching += hit0 ? 1 : 0;
         /* away along dir in steps of 10 cm up to 2 m, and back */
@@ -193,4 +186,109 @@ Test(hull_axis_cache, apart_and_back_gives_the_same_contact)
     cr_assert_gt(touching, 100);
     vx_hull_destroy(ha);
     vx_hull_destroy(hb);
+}
+
+/* Boxes of random sizes moving about each other as the hulls above: the
+ * cached box-box test gives the full test's manifold at every step, and
+ * the kept axis ends the test at most steps apart. */
+Test(sat_axis_cache, box_box_sequences_match_the_full_test)
+{
+    vx_test_rng r = {0xB0B0u};
+    int hits = 0, apart = 0;
+    for (int s = 0; s < 60; s++) {
+        vx_vec3 half_a = vx_test_rng_vec3(&r, 0.05f, 1.5f), half_b = vx_test_rng_vec3(&r, 0.05f, 1.5f);
+        float reach = vx_vec3_length(half_a) + vx_vec3_length(half_b);
+        motion mo;
+        motion_init(&mo, &r, reach);
+        float margin = vx_test_random_margin(&r);
+        vx_sat_axis axis = {VX_SAT_AXIS_NONE, 0, 0};
+        for (int k = 0; k < 150; k++) {
+            vx_obb a = vx_obb_make(&mo.ta, half_a), b = vx_obb_make(&mo.tb, half_b);
+            vx_manifold m, m2;
+            bool hit = vx_collide_box_box_obb(&a, &b, margin, &m);
+            bool hit2 = vx_collide_box_box_obb_cached(&a, &b, margin, &axis, &m2);
+            assert_same(hit, &m, hit2, &m2, "box-box", s, k);
+            /* apart: the axis that separated them; touching: none kept */
+            cr_assert(hit ? axis.kind == VX_SAT_AXIS_NONE : axis.kind != VX_SAT_AXIS_NONE && axis.a < 3 && axis.b < 3);
+            if (hit)
+                hits++;
+            else
+                apart++;
+            motion_step(&mo, &r, reach);
+        }
+    }
+    cr_assert_gt(apart, 1000, "%d steps apart", apart);
+    cr_assert_gt(hits, 1000, "%d steps touching", hits);
+}
+
+Test(sat_axis_cache, any_box_axis_gives_the_full_result)
+{
+    vx_test_rng r = {0xB0A5u};
+    for (int k = 0; k < 20000; k++) {
+        vx_vec3 half_a = vx_test_rng_vec3(&r, 0.05f, 1.0f), half_b = vx_test_rng_vec3(&r, 0.05f, 1.0f);
+        vx_transform ta = vx_test_pose(vx_test_rng_vec3(&r, -2, 2), vx_test_random_rotation(&r));
+        vx_vec3 off = vx_vec3_scale(vx_test_random_unit(&r), vx_test_rng_range(&r, 0.0f, 1.3f) *
+                                                               (vx_vec3_length(half_a) + vx_vec3_length(half_b)));
+        vx_transform tb = vx_test_pose(vx_vec3_add(ta.position, off), vx_test_random_rotation(&r));
+        if (k % 8 == 0) tb.rotation = ta.rotation; /* parallel edges: no edge axis */
+        vx_obb a = vx_obb_make(&ta, half_a), b = vx_obb_make(&tb, half_b);
+        float margin = vx_test_random_margin(&r);
+        vx_sat_axis axis;
+        axis.kind = (uint8_t)(vx_test_rng_next(&r) % 5u); /* 4: no kind */
+        axis.a = (uint16_t)(vx_test_rng_next(&r) % 4u);  /* 3: out of range */
+        axis.b = (uint16_t)(vx_test_rng_next(&r) % 4u);
+        vx_manifold m, m2;
+        bool hit = vx_collide_box_box_obb(&a, &b, margin, &m);
+        bool hit2 = vx_collide_box_box_obb_cached(&a, &b, margin, &axis, &m2);
+        assert_same(hit, &m, hit2, &m2, "garbage box axis", 0, k);
+    }
+}
+
+/* A face of A whose plane is as far from B as the margin, give or take 40
+ * units in the last place of the pair's size, for small hulls and hulls
+ * 30 m across: the face of A clears the margin or not as the full test
+ * finds, on both sides of the guard. */
+Test(sat_axis_cache, a_kept_face_at_the_margin_decides_as_the_full_test)
+{
+    vx_test_rng r = {0xF00Du};
+    vx_hull *small_a = rock(&r, 32, vx_vec3_make(1.0f, 0.9f, 0.8f));
+    vx_hull *small_b = rock(&r, 24, vx_vec3_make(0.7f, 1.0f, 0.6f));
+    vx_hull *big_a = rock(&r, 32, vx_vec3_make(30.0f, 27.0f, 24.0f));
+    vx_hull *big_b = rock(&r, 24, vx_vec3_make(21.0f, 30.0f, 18.0f));
+    int apart = 0, touching = 0;
+    for (int k = 0; k < 6000; k++) {
+        const vx_hull *ha = k % 2 ? big_a : small_a, *hb = k % 2 ? big_b : small_b;
+        vx_transform ta = vx_test_pose(vx_test_rng_vec3(&r, -3.0f, 3.0f), vx_test_random_rotation(&r));
+        vx_quat qb = vx_test_random_rotation(&r);
+        int f = (int)(vx_test_rng_next(&r) % (uint32_t)ha->face_count);
+        float margin = vx_test_random_margin(&r);
+        /* B's lowest vertex along the face normal, set on the plane moved
+         * out by margin plus the gap */
+        vx_vec3 n = vx_quat_rotate(ta.rotation, ha->faces[f].normal);
+        vx_vec3 on_plane = vx_vec3_add(ta.position, vx_vec3_scale(n, ha->faces[f].offset));
+        vx_vec3 lowest = vx_quat_rotate(qb, hb->vertices[0]);
+        for (int v = 1; v < hb->vertex_count; v++) {
+            vx_vec3 p = vx_quat_rotate(qb, hb->vertices[v]);
+            if (vx_vec3_dot(p, n) < vx_vec3_dot(lowest, n)) lowest = p;
+        }
+        float ulp = 6e-8f * (hull_reach_of(ha) + hull_reach_of(hb));
+        float gap = margin + vx_test_rng_range(&r, -40.0f, 40.0f) * ulp;
+        vx_vec3 pos = vx_vec3_sub(vx_vec3_add(on_plane, vx_vec3_scale(n, gap)), lowest);
+        vx_transform tb = vx_test_pose(pos, qb);
+        vx_sat_axis axis = {VX_SAT_AXIS_FACE_A, (uint16_t)f, 0};
+        vx_manifold m, m2;
+        bool hit = vx_collide_hull_hull(ha, &ta, hb, &tb, margin, &m);
+        bool hit2 = vx_collide_hull_hull_cached(ha, &ta, hb, &tb, margin, &axis, &m2);
+        assert_same(hit, &m, hit2, &m2, "face at the margin", 0, k);
+        if (hit)
+            touching++;
+        else
+            apart++;
+    }
+    cr_assert_gt(apart, 1000, "%d apart", apart);
+    cr_assert_gt(touching, 1000, "%d touching", touching);
+    vx_hull_destroy(small_a);
+    vx_hull_destroy(small_b);
+    vx_hull_destroy(big_a);
+    vx_hull_destroy(big_b);
 }
